@@ -1,0 +1,218 @@
+//! The crawler's identity: its product token (RFC 9309 §2.2.1) and whether it honours
+//! Archive-Embargo; plus reading product tokens out of user-agent lines.
+
+use crate::Error;
+
+/// A crawler, as robots.txt groups name it.
+///
+/// ```
+/// use robots::Agent;
+/// let a = Agent::new("ExampleBot").unwrap();
+/// assert_eq!(a.token(), "ExampleBot");
+/// let b = Agent::from_user_agent("Mozilla/5.0 (compatible; ExampleBot/2.1; +https://x.test)").unwrap();
+/// assert_eq!(b.token(), "ExampleBot");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agent {
+    /// The name as given, which the Google profile compares verbatim.
+    given: Box<str>,
+    /// The product token, which the RFC 9309 profile compares.
+    token: Box<str>,
+    honours_embargo: bool,
+}
+
+impl Agent {
+    /// A crawler named by its product token, e.g. `ExampleBot`.
+    ///
+    /// The token must be a non-empty HTTP token (RFC 9110 §5.6.2). RFC 9309 §2.2.1 asks
+    /// for `[A-Za-z_-]` only; real crawlers such as `MJ12bot` break that rule, so such a
+    /// token is accepted and [`Agent::is_rfc9309_token`] says it is outside the rule.
+    pub fn new(token: &str) -> Result<Agent, Error> {
+        if token.is_empty() {
+            return Err(Error::EmptyAgent);
+        }
+        if let Some(bad) = token.chars().find(|&c| !is_tchar(c)) {
+            return Err(Error::InvalidAgent {
+                agent: token.to_owned(),
+                character: bad,
+            });
+        }
+        Ok(Agent {
+            given: token.into(),
+            token: token.into(),
+            honours_embargo: false,
+        })
+    }
+
+    /// The crawler named in a full `User-Agent` header value: the first product that is
+    /// not a browser-compatibility token, looking inside comments too, so
+    /// `Mozilla/5.0 (compatible; ExampleBot/2.1; +https://x)` names `ExampleBot`.
+    pub fn from_user_agent(header: &str) -> Result<Agent, Error> {
+        product_in_header(header)
+            .ok_or_else(|| Error::NoProductInUserAgent(header.to_owned()))
+            .and_then(Agent::new)
+    }
+
+    /// The name exactly as given, unchecked, as Google's matcher takes it: it may be
+    /// empty or carry a version, and then matches no group (or, when empty, only a
+    /// user-agent line whose value starts outside `[A-Za-z_-]`). The RFC 9309 profile
+    /// compares its product token, the text up to the first white space or `/`.
+    pub fn verbatim(name: &str) -> Agent {
+        Agent {
+            given: name.into(),
+            token: product_token(name.as_bytes(), false).into(),
+            honours_embargo: false,
+        }
+    }
+
+    /// This agent, declaring that it honours Archive-Embargo: embargo rules then apply
+    /// to it and its verdicts carry the embargo (RFC 9309 profile only).
+    pub fn honouring_embargo(mut self) -> Agent {
+        self.honours_embargo = true;
+        self
+    }
+
+    /// The product token compared with user-agent lines in the RFC 9309 profile.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The name as given, compared verbatim in the Google profile.
+    pub fn name(&self) -> &str {
+        &self.given
+    }
+
+    /// Whether this crawler honours Archive-Embargo.
+    pub fn honours_embargo(&self) -> bool {
+        self.honours_embargo
+    }
+
+    /// Whether the token keeps to RFC 9309's `[A-Za-z_-]+`.
+    pub fn is_rfc9309_token(&self) -> bool {
+        !self.token.is_empty() && self.token.bytes().all(is_rfc_token_byte)
+    }
+}
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.given)
+    }
+}
+
+fn is_rfc_token_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
+}
+
+/// RFC 9110 §5.6.2 `tchar`.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// The product token a user-agent line names. With `alpha_only` (Google), the leading
+/// run of `[A-Za-z_-]`; otherwise the text up to the first white space or `/`.
+pub(crate) fn product_token(value: &[u8], alpha_only: bool) -> &str {
+    let end = if alpha_only {
+        value.iter().position(|&b| !is_rfc_token_byte(b))
+    } else {
+        value
+            .iter()
+            .position(|&b| b == b'/' || crate::lines::is_space(b))
+    }
+    .unwrap_or(value.len());
+    // Both cuts stop at ASCII, but a non-UTF-8 token can still follow; such a token
+    // names no valid agent, so an empty string (which matches nothing valid) stands in.
+    std::str::from_utf8(&value[..end]).unwrap_or("")
+}
+
+/// Browser-compatibility products that never name the crawler itself.
+const GENERIC_PRODUCTS: [&str; 8] = [
+    "mozilla",
+    "applewebkit",
+    "chrome",
+    "safari",
+    "gecko",
+    "khtml",
+    "version",
+    "mobile",
+];
+
+fn product_in_header(header: &str) -> Option<&str> {
+    let mut fallback = None;
+    for word in header.split(|c: char| c.is_whitespace() || "();,".contains(c)) {
+        let name = word.split('/').next().unwrap_or("");
+        if name.is_empty() || !name.chars().all(is_tchar) || name.starts_with('+') {
+            continue;
+        }
+        let is_product = word.contains('/') || name.chars().any(|c| c.is_ascii_uppercase());
+        if GENERIC_PRODUCTS.contains(&name.to_ascii_lowercase().as_str()) || name == "compatible" {
+            fallback.get_or_insert(name);
+            continue;
+        }
+        if is_product {
+            return Some(name);
+        }
+    }
+    fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_accepts_tokens_and_flags_non_rfc_ones() {
+        assert!(Agent::new("FooBot").unwrap().is_rfc9309_token());
+        let mj = Agent::new("MJ12bot").unwrap();
+        assert!(!mj.is_rfc9309_token());
+        assert_eq!(mj.token(), "MJ12bot");
+    }
+
+    #[test]
+    fn new_rejects_empty_and_non_tokens() {
+        assert!(matches!(Agent::new(""), Err(Error::EmptyAgent)));
+        assert!(matches!(
+            Agent::new("Foo Bot"),
+            Err(Error::InvalidAgent { character: ' ', .. })
+        ));
+        assert!(Agent::new("Foo/1.0").is_err());
+    }
+
+    #[test]
+    fn from_user_agent_finds_the_crawler() {
+        let cases = [
+            (
+                "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+                "Googlebot",
+            ),
+            ("ExampleBot/1.0", "ExampleBot"),
+            ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36", "bingbot"),
+            ("curl/8.0", "curl"),
+        ];
+        for (header, token) in cases {
+            assert_eq!(
+                Agent::from_user_agent(header).unwrap().token(),
+                token,
+                "{header}"
+            );
+        }
+        assert!(Agent::from_user_agent("   ").is_err());
+    }
+
+    #[test]
+    fn verbatim_keeps_the_name_and_derives_a_token() {
+        let a = Agent::verbatim("FooBot/2.1");
+        assert_eq!(a.name(), "FooBot/2.1");
+        assert_eq!(a.token(), "FooBot");
+        assert_eq!(Agent::verbatim("").name(), "");
+    }
+
+    #[test]
+    fn product_tokens_per_profile() {
+        assert_eq!(product_token(b"MJ12bot", true), "MJ");
+        assert_eq!(product_token(b"MJ12bot", false), "MJ12bot");
+        assert_eq!(product_token(b"Googlebot/2.1", false), "Googlebot");
+        assert_eq!(product_token(b"Googlebot/2.1", true), "Googlebot");
+        assert_eq!(product_token(b"archive.org_bot", false), "archive.org_bot");
+        assert_eq!(product_token(b"Foo Bar", false), "Foo");
+    }
+}

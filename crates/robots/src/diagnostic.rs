@@ -1,0 +1,106 @@
+//! What the parser noticed about a file: a stable code, a severity, where, and what to do.
+//! Parsing never fails; everything it skipped, guessed or ignored is reported here.
+
+use std::ops::Range;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing; the file means what its author wrote.
+    Info,
+    /// The file probably does not mean what its author wrote, or crawlers disagree on it.
+    Warning,
+    /// A line is ignored or cannot work as written.
+    Error,
+}
+
+impl Severity {
+    /// The lower-case name used in text and JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $severity:ident, $doc:literal;)*) => {
+        /// A stable identifier for each kind of diagnostic.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable kebab-case name, e.g. `missing-colon`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// The severity this kind of diagnostic always has.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// One sentence on what the code means.
+            pub fn description(self) -> &'static str {
+                match self { $(Code::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    UnknownDirective = "unknown-directive", Warning, "A key that no crawler is known to read.";
+    MisspeltDirective = "misspelt-directive", Warning, "A misspelt directive that is accepted anyway.";
+    PrefixDirective = "prefixed-directive", Warning, "A key that only Google reads, because it starts with a directive name.";
+    MissingColon = "missing-colon", Warning, "Key and value separated by white space instead of a colon.";
+    JunkLine = "junk-line", Error, "A line that is neither a comment nor `key: value`.";
+    RuleBeforeUserAgent = "rule-before-user-agent", Error, "A rule before any user-agent line, which no crawler applies.";
+    PatternStart = "pattern-start", Warning, "A pattern that starts with neither `/` nor `*`, so it matches no path.";
+    DollarInside = "dollar-inside", Warning, "A `$` that is not at the end of its pattern, so it is a literal `$`.";
+    InvalidEmbargo = "invalid-embargo", Error, "An Archive-Embargo value other than w, m or q; the line is ignored.";
+    ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one group; the longest applies.";
+    EmbargoAllowWithoutEmbargo = "embargo-allow-without-embargo", Error, "Embargo-Allow in a group with no valid Archive-Embargo, so it is ignored.";
+    InvalidCrawlDelay = "invalid-crawl-delay", Error, "A Crawl-delay that is not a non-negative number of seconds.";
+    InvalidRequestRate = "invalid-request-rate", Error, "A Request-rate that is not `requests/seconds` (optionally with s, m, h or d).";
+    RelativeSitemap = "relative-sitemap", Warning, "A Sitemap that is not an absolute URL.";
+    AgentWithVersion = "agent-with-version", Info, "A user-agent value with a version or more words, of which only the product token counts.";
+    AgentNotRfc9309 = "agent-not-rfc9309", Info, "A user-agent name outside RFC 9309's [A-Za-z_-] characters.";
+    ShadowedRule = "shadowed-rule", Warning, "A rule that can never decide, because an identical or longer rule of the group always wins.";
+    BlankLineBetweenGroups = "blank-line-between-groups", Warning, "A blank line before a user-agent line that joins it to the group above.";
+    BeyondParseLimit = "beyond-parse-limit", Error, "Content beyond the parse limit, which crawlers ignore.";
+    ByteOrderMark = "byte-order-mark", Info, "A UTF-8 byte-order mark at the start of the file.";
+    NotUtf8 = "not-utf8", Warning, "Bytes that are not UTF-8 (RFC 9309 §2.2 wants UTF-8).";
+    LooksLikeHtml = "looks-like-html", Error, "An HTML page served as robots.txt.";
+}
+
+/// One finding about one place in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// What kind of finding this is.
+    pub code: Code,
+    /// The 1-based line.
+    pub line: u32,
+    /// The 1-based column, in bytes.
+    pub column: u32,
+    /// The byte range in the file.
+    pub span: Range<usize>,
+    /// What is wrong, for a person.
+    pub message: String,
+    /// What to do about it, if anything simple will do.
+    pub suggestion: Option<String>,
+}
+
+impl Diagnostic {
+    /// The severity of the diagnostic's code.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+}

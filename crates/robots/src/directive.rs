@@ -1,0 +1,211 @@
+//! Recognising a line's key: which directive it names and whether it was misspelt.
+//! RFC 9309 §2.2 keys are case-insensitive; the lenient spellings are those real files use.
+
+use crate::behaviour::Behaviour;
+
+/// What a `key: value` line is, by its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Directive {
+    UserAgent,
+    Allow,
+    Disallow,
+    Sitemap,
+    CrawlDelay,
+    RequestRate,
+    Host,
+    ArchiveEmbargo,
+    EmbargoAllow,
+    /// Any other key; the line is kept as a record.
+    Other,
+}
+
+impl Directive {
+    /// The directive's canonical spelling (`other` for unknown keys).
+    pub fn name(self) -> &'static str {
+        match self {
+            Directive::UserAgent => "user-agent",
+            Directive::Allow => "allow",
+            Directive::Disallow => "disallow",
+            Directive::Sitemap => "sitemap",
+            Directive::CrawlDelay => "crawl-delay",
+            Directive::RequestRate => "request-rate",
+            Directive::Host => "host",
+            Directive::ArchiveEmbargo => "archive-embargo",
+            Directive::EmbargoAllow => "embargo-allow",
+            Directive::Other => "other",
+        }
+    }
+}
+
+/// How a recognised key was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    Exact,
+    /// A misspelling accepted on purpose (`useragent`, `disalow`, `site-map`, …).
+    Lenient,
+    /// Recognised only because it starts with a directive name (Google's reading).
+    Prefix,
+}
+
+/// Names and accepted misspellings, in the order Google tries them.
+const USER_AGENT: (&str, &[&str]) = ("user-agent", &["useragent", "user agent"]);
+const ALLOW: (&str, &[&str]) = ("allow", &[]);
+const DISALLOW: (&str, &[&str]) = (
+    "disallow",
+    &["dissallow", "dissalow", "disalow", "diasllow", "disallaw"],
+);
+const SITEMAP: (&str, &[&str]) = ("sitemap", &["site-map"]);
+const CRAWL_DELAY: (&str, &[&str]) = ("crawl-delay", &["crawldelay", "crawl delay"]);
+const REQUEST_RATE: (&str, &[&str]) = ("request-rate", &["requestrate", "request rate"]);
+const HOST: (&str, &[&str]) = ("host", &[]);
+const ARCHIVE_EMBARGO: (&str, &[&str]) = ("archive-embargo", &[]);
+const EMBARGO_ALLOW: (&str, &[&str]) = ("embargo-allow", &[]);
+
+/// Classifies a trimmed key under the given behaviour.
+pub(crate) fn classify(key: &[u8], behaviour: &Behaviour) -> (Directive, Spelling) {
+    // Google's four directives, by prefix when the profile reads keys that way.
+    let google_four = [
+        (Directive::UserAgent, USER_AGENT),
+        (Directive::Allow, ALLOW),
+        (Directive::Disallow, DISALLOW),
+        (Directive::Sitemap, SITEMAP),
+    ];
+    for (directive, names) in google_four {
+        if let Some(spelling) = spelled(key, names, behaviour.key_prefixes) {
+            return (directive, spelling);
+        }
+    }
+    let extras: &[(Directive, (&str, &[&str]))] = if behaviour.no_embargo {
+        &[
+            (Directive::CrawlDelay, CRAWL_DELAY),
+            (Directive::RequestRate, REQUEST_RATE),
+            (Directive::Host, HOST),
+        ]
+    } else {
+        &[
+            (Directive::CrawlDelay, CRAWL_DELAY),
+            (Directive::RequestRate, REQUEST_RATE),
+            (Directive::Host, HOST),
+            (Directive::ArchiveEmbargo, ARCHIVE_EMBARGO),
+            (Directive::EmbargoAllow, EMBARGO_ALLOW),
+        ]
+    };
+    for &(directive, names) in extras {
+        if let Some(spelling) = spelled(key, names, false) {
+            return (directive, spelling);
+        }
+    }
+    (Directive::Other, Spelling::Exact)
+}
+
+fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Option<Spelling> {
+    let is = |word: &str| {
+        if by_prefix {
+            key.len() >= word.len() && key[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+        } else {
+            key.eq_ignore_ascii_case(word.as_bytes())
+        }
+    };
+    if key.eq_ignore_ascii_case(name.as_bytes()) {
+        Some(Spelling::Exact)
+    } else if typos.iter().any(|t| is(t)) {
+        Some(Spelling::Lenient)
+    } else if is(name) {
+        Some(Spelling::Prefix)
+    } else {
+        None
+    }
+}
+
+/// The known directive closest to a misspelt key, for "did you mean" suggestions:
+/// at most two edits away (Levenshtein), nearest first.
+pub(crate) fn did_you_mean(key: &[u8]) -> Option<&'static str> {
+    const NAMES: [&str; 9] = [
+        "user-agent",
+        "allow",
+        "disallow",
+        "sitemap",
+        "crawl-delay",
+        "request-rate",
+        "host",
+        "archive-embargo",
+        "embargo-allow",
+    ];
+    let key = key.to_ascii_lowercase();
+    NAMES
+        .iter()
+        .map(|n| (edit_distance(&key, n.as_bytes()), *n))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, n)| n)
+}
+
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Profile;
+
+    fn rfc(key: &str) -> (Directive, Spelling) {
+        classify(key.as_bytes(), &Profile::Rfc9309.behaviour())
+    }
+    fn google(key: &str) -> (Directive, Spelling) {
+        classify(key.as_bytes(), &Profile::Google.behaviour())
+    }
+
+    #[test]
+    fn keys_are_case_insensitive() {
+        assert_eq!(rfc("USER-AGENT"), (Directive::UserAgent, Spelling::Exact));
+        assert_eq!(rfc("DisAllow"), (Directive::Disallow, Spelling::Exact));
+        assert_eq!(rfc("Archive-Embargo").0, Directive::ArchiveEmbargo);
+    }
+
+    #[test]
+    fn lenient_spellings_are_accepted_and_marked() {
+        assert_eq!(rfc("useragent"), (Directive::UserAgent, Spelling::Lenient));
+        assert_eq!(rfc("user agent"), (Directive::UserAgent, Spelling::Lenient));
+        assert_eq!(rfc("dissallow"), (Directive::Disallow, Spelling::Lenient));
+        assert_eq!(rfc("site-map"), (Directive::Sitemap, Spelling::Lenient));
+    }
+
+    #[test]
+    fn google_reads_keys_by_prefix_rfc_does_not() {
+        assert_eq!(
+            google("disallowed"),
+            (Directive::Disallow, Spelling::Prefix)
+        );
+        assert_eq!(rfc("disallowed"), (Directive::Other, Spelling::Exact));
+        assert_eq!(
+            google("user-agents"),
+            (Directive::UserAgent, Spelling::Prefix)
+        );
+    }
+
+    #[test]
+    fn google_knows_no_embargo_rules() {
+        assert_eq!(google("archive-embargo").0, Directive::Other);
+        assert_eq!(google("embargo-allow").0, Directive::Other);
+    }
+
+    #[test]
+    fn suggestions_are_near_misses_only() {
+        assert_eq!(did_you_mean(b"dissalow"), Some("disallow"));
+        assert_eq!(did_you_mean(b"Crawl-Dealy"), Some("crawl-delay"));
+        assert_eq!(did_you_mean(b"content-signal"), None);
+    }
+}

@@ -1,0 +1,185 @@
+//! Reading what a file says beyond verdicts: groups with their agents, rules,
+//! crawl-delay and embargo; sitemaps, host and every other record with its line.
+
+use std::time::Duration;
+
+use crate::robots::{GroupData, RecordLine};
+use crate::{Agent, Directive, EmbargoPeriod, RequestRate, Robots, Rule};
+
+/// One group of the file, as written.
+#[derive(Debug, Clone, Copy)]
+pub struct Group<'r> {
+    robots: &'r Robots,
+    index: usize,
+    data: &'r GroupData,
+}
+
+impl<'r> Group<'r> {
+    /// The group's position among the file's groups (0-based).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The line of the group's first user-agent line.
+    pub fn line(&self) -> u32 {
+        self.agent_lines().next().map_or(0, |(_, line)| line)
+    }
+
+    /// The user-agent values as written, with their lines.
+    pub fn agent_lines(&self) -> impl Iterator<Item = (&'r str, u32)> + 'r {
+        let robots = self.robots;
+        robots.agents[self.data.agents.start as usize..self.data.agents.end as usize]
+            .iter()
+            .map(move |a| (robots.str(a.value), a.line))
+    }
+
+    /// Whether one of the group's user-agent lines is `*`.
+    pub fn is_global(&self) -> bool {
+        self.robots.agents[self.data.agents.start as usize..self.data.agents.end as usize]
+            .iter()
+            .any(|a| a.global)
+    }
+
+    /// The group's rules in file order (Google's `index.html` rules appear as the extra
+    /// rule they stand for, on the same line).
+    pub fn rules(&self) -> impl Iterator<Item = Rule<'r>> + 'r {
+        let robots = self.robots;
+        robots
+            .group_rules(self.data)
+            .iter()
+            .map(move |r| robots.rule_view(r))
+    }
+
+    /// The group's longest valid Archive-Embargo period.
+    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+        self.data.embargo
+    }
+
+    /// The group's Crawl-delay (the largest, if it gives several).
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.data.crawl_delay
+    }
+
+    /// The group's first valid Request-rate.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.data.request_rate
+    }
+}
+
+/// The groups that apply to one agent, merged (RFC 9309 §2.2.1).
+#[derive(Debug, Clone)]
+pub struct AgentGroups<'r> {
+    groups: Vec<Group<'r>>,
+    honours_embargo: bool,
+}
+
+impl<'r> AgentGroups<'r> {
+    /// The merged groups, in file order; empty when no group applies.
+    pub fn groups(&self) -> &[Group<'r>] {
+        &self.groups
+    }
+
+    /// The largest Crawl-delay among the merged groups: the politest reading.
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.groups.iter().filter_map(Group::crawl_delay).max()
+    }
+
+    /// The first Request-rate among the merged groups.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.groups.iter().find_map(Group::request_rate)
+    }
+
+    /// The embargo that applies to this agent: the longest valid period among the merged
+    /// groups, when the agent honours embargoes (RFC 9309 profile).
+    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+        if !self.honours_embargo {
+            return None;
+        }
+        self.groups.iter().filter_map(Group::embargo).max()
+    }
+}
+
+/// A line that is not a rule or user-agent line: `Sitemap`, `Crawl-delay`, `Host`,
+/// `Request-rate`, or any other key (`Content-Signal`, `Clean-param`, …).
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'r> {
+    robots: &'r Robots,
+    data: &'r RecordLine,
+}
+
+impl<'r> Record<'r> {
+    /// The key as written.
+    pub fn key(&self) -> &'r str {
+        self.robots.str(self.data.key)
+    }
+
+    /// What the key was recognised as (`Directive::Other` for unknown keys).
+    pub fn directive(&self) -> Directive {
+        self.data.directive
+    }
+
+    /// Whether the key is `name`, ignoring ASCII case.
+    pub fn is(&self, name: &str) -> bool {
+        self.key().eq_ignore_ascii_case(name)
+    }
+
+    /// The value, trimmed (invalid UTF-8 replaced by U+FFFD).
+    pub fn value(&self) -> &'r str {
+        self.robots.str(self.data.value)
+    }
+
+    /// The 1-based line.
+    pub fn line(&self) -> u32 {
+        self.data.line
+    }
+
+    /// The group the record stands in, if it comes after a user-agent line.
+    pub fn group(&self) -> Option<Group<'r>> {
+        self.data.group.map(|g| self.robots.group(g as usize))
+    }
+}
+
+impl Robots {
+    fn group(&self, index: usize) -> Group<'_> {
+        Group {
+            robots: self,
+            index,
+            data: &self.groups[index],
+        }
+    }
+
+    /// Every group, in file order.
+    pub fn groups(&self) -> impl Iterator<Item = Group<'_>> {
+        (0..self.groups.len()).map(|i| self.group(i))
+    }
+
+    /// The groups that apply to `agent`, merged.
+    pub fn group_for(&self, agent: &Agent) -> AgentGroups<'_> {
+        let (_, chosen) = self.select(agent);
+        AgentGroups {
+            groups: chosen.map(|(index, _)| self.group(index)).collect(),
+            honours_embargo: agent.honours_embargo() && !self.behaviour.no_embargo,
+        }
+    }
+
+    /// Every record that is not a rule or user-agent line, in file order.
+    pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
+        self.records
+            .iter()
+            .map(move |data| Record { robots: self, data })
+    }
+
+    /// The Sitemap URLs, in file order, wherever they stand (RFC 9309 §2.2.4).
+    pub fn sitemaps(&self) -> impl Iterator<Item = &str> {
+        self.records()
+            .filter(|r| r.directive() == Directive::Sitemap)
+            .map(|r| r.value())
+    }
+
+    /// The first `Host` value, if any.
+    pub fn host(&self) -> Option<&str> {
+        self.records()
+            .find(|r| r.directive() == Directive::Host)
+            .map(|r| r.value())
+    }
+}

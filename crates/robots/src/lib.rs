@@ -1,0 +1,115 @@
+//! robots.txt as RFC 9309 defines it, with the Archive-Embargo extension
+//! (draft-nottingham-archive-embargo) and a profile that reproduces Google's matcher.
+//!
+//! Bytes in, verdicts out: no I/O, no global state, no panics, no allocation per check.
+//!
+//! ```
+//! use robots::{Agent, EmbargoPeriod, Robots};
+//!
+//! let robots = Robots::parse(b"\
+//! User-Agent: *
+//! Archive-Embargo: m
+//! Embargo-Allow: /news
+//! Disallow: /
+//! Sitemap: https://example.com/sitemap.xml
+//! ");
+//! let archiver = Agent::new("ExampleBot").unwrap().honouring_embargo();
+//! let v = robots.check(&archiver, "https://example.com/news/today");
+//! assert!(v.allowed());
+//! assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+//! assert_eq!(v.decided_by().unwrap().line(), 3);
+//!
+//! // A crawler that does not honour embargoes only sees `Disallow: /`.
+//! let crawler = Agent::new("OtherBot").unwrap();
+//! assert!(!robots.check(&crawler, "/news/today").allowed());
+//! assert_eq!(robots.sitemaps().collect::<Vec<_>>(), ["https://example.com/sitemap.xml"]);
+//! ```
+//!
+//! # Parsing (both profiles)
+//! - Any bytes parse. A UTF-8 byte-order mark (or any prefix of one) is skipped. Lines end
+//!   at LF, CR or CRLF; `#` starts a comment; keys are case-insensitive; blank lines do
+//!   not end groups. A line with no colon but exactly two words is read as `key value`.
+//! - Only the first [`Options::max_bytes`] bytes (default and minimum 512,000, RFC 9309
+//!   §2.5) are parsed, cut back to the last whole line; the rest is reported.
+//! - A group is one or more user-agent lines and the rules after them; a user-agent line
+//!   after a rule starts a new group. Other records (sitemap, crawl-delay, unknown keys)
+//!   never end a group (RFC 9309 §2.2.4). Rules before any user-agent line are ignored.
+//! - Everything skipped, guessed or ignored is a [`Diagnostic`] with a stable [`Code`].
+//!
+//! # Matching (RFC 9309 profile)
+//! - The groups naming the agent's product token (ASCII case-insensitive) are merged; if
+//!   none, the `*` groups are; if none either, everything is allowed.
+//! - The path is the URL's path, params and query without the fragment (`/` if empty).
+//!   `/robots.txt` is always allowed.
+//! - Patterns and paths are normalised alike: octets ≥ 0x80, controls and space are
+//!   percent-encoded; escapes get upper-case hex; escapes of unreserved characters
+//!   (`A-Z a-z 0-9 - . _ ~`) are decoded; in the query (after the first `?`), `:` `/` `?`
+//!   `@` are encoded so they compare equal to their escapes. A pattern's `*` matches any
+//!   run of octets and a final `$` anchors the end; an empty pattern matches nothing.
+//! - The longest matching pattern (octets, after normalisation) decides; an allow wins a
+//!   tie; no match means allowed.
+//!
+//! # Archive-Embargo (RFC 9309 profile, agents that honour it)
+//! - `Archive-Embargo: w | m | q` gives the group 7, 31 or 90 days; other values are
+//!   ignored and reported; of several valid values in the merged groups the longest holds.
+//! - `Embargo-Allow` acts exactly as `Allow` (and wins ties against `Disallow`) when the
+//!   agent honours embargoes and the merged groups have a valid Archive-Embargo; it is
+//!   ignored otherwise. Both lines are rules, so they end a group's user-agent lines.
+//! - An allowed verdict for an honouring agent carries the embargo ([`Verdict::embargo`]);
+//!   [`Embargo::end`] computes when publication may start.
+//!
+//! # How the Google profile differs
+//! [`Profile::Google`] reproduces google/robotstxt verdict for verdict. Each difference
+//! below has a test on each side (`tests/profiles.rs`):
+//!
+//! | behaviour | RFC 9309 profile | Google profile |
+//! | --- | --- | --- |
+//! | keys | the directive name or a known misspelling | anything starting with one (`disallowed:` is a disallow) |
+//! | user-agent line's name | up to the first white space or `/` (`MJ12bot`) | the leading `[A-Za-z_-]` run (`MJ12bot` names `MJ`) |
+//! | crawler's name | its product token | compared exactly as given (`FooBot/1.0` matches nothing) |
+//! | long lines, NUL | read whole | cut after 16,663 bytes and at a NUL byte |
+//! | empty `Disallow:` / `Allow:` | matches nothing | matches with length 0 (names its line, never disallows) |
+//! | normalisation | patterns and paths, full RFC 9309 §2.2.2 | patterns only: octets ≥ 0x80 escaped, hex upper-cased |
+//! | `/robots.txt` | always allowed | matched like any path |
+//! | `Allow: /d/index.html` | allows `/d/index.html…` | also allows `/d/` exactly |
+//! | Archive-Embargo, Embargo-Allow | rules | unknown records |
+
+mod agent;
+mod behaviour;
+mod check;
+mod diagnostic;
+mod directive;
+mod embargo;
+mod group;
+mod lines;
+mod normalize;
+mod parse;
+mod pattern;
+mod robots;
+mod url;
+mod verdict;
+
+pub use agent::Agent;
+pub use behaviour::Profile;
+pub use check::Selection;
+pub use diagnostic::{Code, Diagnostic, Severity};
+pub use directive::Directive;
+pub use embargo::{Embargo, EmbargoPeriod};
+pub use group::{AgentGroups, Group, Record};
+pub use robots::{Options, RequestRate, Robots, MIN_PARSE_LIMIT};
+pub use verdict::{Reason, Rule, RuleKind, Verdict};
+
+/// What can go wrong outside parsing (which never fails).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("the crawler's name is empty; give its product token, e.g. `ExampleBot`")]
+    EmptyAgent,
+    #[error("the crawler's name `{agent}` contains {character:?}, which cannot appear in a product token; give just the token, e.g. `ExampleBot`, or use Agent::from_user_agent for a full User-Agent header")]
+    InvalidAgent { agent: String, character: char },
+    #[error("found no product token in the User-Agent `{0}`; give the crawler's token, e.g. `ExampleBot`")]
+    NoProductInUserAgent(String),
+    #[error("unknown profile `{0}`; use `rfc9309` or `google`")]
+    UnknownProfile(String),
+    #[error("a parse limit of {0} bytes is below RFC 9309's floor of 512,000 bytes (500 KiB); use 512000 or more")]
+    LimitTooSmall(usize),
+}

@@ -1,0 +1,269 @@
+//! Splitting robots.txt bytes into numbered lines and `key: value` pairs.
+//! Owns the line-level syntax of RFC 9309 §2.2 and the lenient forms real files use.
+
+use crate::behaviour::Behaviour;
+
+/// Google keeps at most this many bytes of a line (its buffer is 2083 × 8 bytes,
+/// one of which ends the C string); the rest of the line is dropped.
+pub(crate) const GOOGLE_MAX_LINE: usize = 2083 * 8 - 1;
+
+/// One physical line: its 1-based number, where it starts in the file, and its bytes
+/// without the line ending.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line<'a> {
+    pub number: u32,
+    pub start: usize,
+    pub bytes: &'a [u8],
+}
+
+/// Iterates the lines of a body. Lines end at LF, CR or CRLF (RFC 9309 §2.2); the text
+/// after the last line ending is a line too, even when empty.
+pub(crate) struct Lines<'a> {
+    data: &'a [u8],
+    pos: usize,
+    number: u32,
+    done: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// `start` is where the first line begins (after a byte-order mark).
+    pub fn new(data: &'a [u8], start: usize) -> Self {
+        Lines {
+            data,
+            pos: start,
+            number: 0,
+            done: false,
+        }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.done {
+            return None;
+        }
+        let start = self.pos;
+        self.number += 1;
+        let rest = &self.data[start..];
+        match memchr::memchr2(b'\n', b'\r', rest) {
+            Some(i) => {
+                let mut next = start + i + 1;
+                if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
+                    next += 1;
+                }
+                self.pos = next;
+                Some(Line {
+                    number: self.number,
+                    start,
+                    bytes: &rest[..i],
+                })
+            }
+            None => {
+                self.done = true;
+                Some(Line {
+                    number: self.number,
+                    start,
+                    bytes: rest,
+                })
+            }
+        }
+    }
+}
+
+/// How many bytes of a UTF-8 byte-order mark open the body. Like Google, any prefix
+/// of the mark is skipped, so a damaged mark (`EF BB` alone) does not hide line 1.
+pub(crate) fn bom_len(data: &[u8]) -> usize {
+    const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+    data.iter().zip(BOM).take_while(|(a, b)| **a == *b).count()
+}
+
+/// A `key: value` pair split out of one line, with offsets relative to the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeyValue<'a> {
+    pub key: &'a [u8],
+    pub key_at: usize,
+    pub value: &'a [u8],
+    pub value_at: usize,
+    /// The key and value were separated by whitespace, not a colon.
+    pub missing_colon: bool,
+}
+
+/// What a line holds once comments and whitespace are set aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineContent<'a> {
+    /// Nothing, or only a comment.
+    Empty,
+    /// Text that is not `key: value` (no colon and not exactly two words).
+    Junk,
+    Pair(KeyValue<'a>),
+}
+
+/// ASCII white space as C's `isspace` sees it, which is what Google trims.
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+/// Trims white space from both ends; returns the offset of what is kept.
+pub(crate) fn trim(bytes: &[u8]) -> (usize, &[u8]) {
+    let start = bytes
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |e| e + 1);
+    (start, &bytes[start..end])
+}
+
+/// Splits a line into key and value: `#` starts a comment, the first `:` separates, and
+/// a line with no colon but exactly two words is read as `key value`.
+pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineContent<'a> {
+    let mut text = line;
+    if behaviour.google_line_limits {
+        // Google reads a line as a C string: a NUL ends it, and it is capped in length.
+        if let Some(nul) = memchr::memchr(0, text) {
+            text = &text[..nul];
+        }
+        text = &text[..text.len().min(GOOGLE_MAX_LINE)];
+    }
+    if let Some(hash) = memchr::memchr(b'#', text) {
+        text = &text[..hash];
+    }
+    let (offset, text) = trim(text);
+    if text.is_empty() {
+        return LineContent::Empty;
+    }
+    let (sep, missing_colon) = match memchr::memchr(b':', text) {
+        Some(colon) => (colon, false),
+        None => match two_words(text) {
+            Some(space) => (space, true),
+            None => return LineContent::Junk,
+        },
+    };
+    let (key_off, key) = trim(&text[..sep]);
+    if key.is_empty() {
+        return LineContent::Junk;
+    }
+    let (value_off, value) = trim(&text[sep + 1..]);
+    LineContent::Pair(KeyValue {
+        key,
+        key_at: offset + key_off,
+        value,
+        value_at: offset + sep + 1 + value_off,
+        missing_colon,
+    })
+}
+
+/// Where the white space between exactly two words starts, if the text is two words.
+fn two_words(text: &[u8]) -> Option<usize> {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let space = text.iter().position(blank)?;
+    let second = &text[space..];
+    let word = second.iter().position(|b| !blank(b))?;
+    if second[word..].iter().any(blank) {
+        None
+    } else {
+        Some(space)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Profile;
+
+    fn lines(data: &[u8]) -> Vec<(u32, &[u8])> {
+        Lines::new(data, bom_len(data))
+            .map(|l| (l.number, l.bytes))
+            .collect()
+    }
+
+    #[test]
+    fn lf_cr_and_crlf_all_end_lines() {
+        let got = lines(b"a\nb\rc\r\nd");
+        let want: Vec<(u32, &[u8])> = vec![(1, b"a"), (2, b"b"), (3, b"c"), (4, b"d")];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn cr_cr_lf_is_two_line_endings() {
+        let got = lines(b"a\r\r\nb");
+        let want: Vec<(u32, &[u8])> = vec![(1, b"a"), (2, b""), (3, b"b")];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn trailing_newline_leaves_an_empty_last_line() {
+        assert_eq!(lines(b"a\n").len(), 2);
+        assert_eq!(lines(b"").len(), 1);
+    }
+
+    #[test]
+    fn byte_order_mark_and_its_prefixes_are_skipped() {
+        assert_eq!(bom_len(b"\xEF\xBB\xBFa"), 3);
+        assert_eq!(bom_len(b"\xEF\xBBa"), 2);
+        assert_eq!(bom_len(b"\xEFa"), 1);
+        assert_eq!(bom_len(b"a"), 0);
+    }
+
+    fn pair(line: &str) -> Option<(String, String, bool)> {
+        match split_line(line.as_bytes(), &Profile::Rfc9309.behaviour()) {
+            LineContent::Pair(kv) => Some((
+                String::from_utf8_lossy(kv.key).into_owned(),
+                String::from_utf8_lossy(kv.value).into_owned(),
+                kv.missing_colon,
+            )),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn key_and_value_are_trimmed_and_comments_dropped() {
+        assert_eq!(
+            pair("  Disallow :  /a b # why"),
+            Some(("Disallow".into(), "/a b".into(), false))
+        );
+        assert_eq!(pair("# only a comment"), None);
+        assert_eq!(pair("allow:"), Some(("allow".into(), "".into(), false)));
+    }
+
+    #[test]
+    fn two_words_without_colon_are_a_pair_three_are_not() {
+        assert_eq!(
+            pair("disallow /x"),
+            Some(("disallow".into(), "/x".into(), true))
+        );
+        assert_eq!(pair("disallow /x /y"), None);
+        assert_eq!(pair("disallow"), None);
+        assert_eq!(pair(": /x"), None);
+    }
+
+    #[test]
+    fn offsets_point_into_the_line() {
+        let line = b"  Allow:\t/p ";
+        let LineContent::Pair(kv) = split_line(line, &Profile::Rfc9309.behaviour()) else {
+            panic!("not a pair")
+        };
+        assert_eq!(&line[kv.key_at..kv.key_at + kv.key.len()], b"Allow");
+        assert_eq!(&line[kv.value_at..kv.value_at + kv.value.len()], b"/p");
+    }
+
+    #[test]
+    fn google_stops_a_line_at_nul_and_caps_its_length() {
+        let google = Profile::Google.behaviour();
+        assert_eq!(split_line(b"allow: /a\0b", &google), {
+            let LineContent::Pair(kv) = split_line(b"allow: /a", &google) else {
+                panic!()
+            };
+            LineContent::Pair(kv)
+        });
+        let long = [b"disallow: /".as_slice(), &[b'x'; 20_000]].concat();
+        let LineContent::Pair(kv) = split_line(&long, &google) else {
+            panic!()
+        };
+        assert_eq!(kv.value.len(), GOOGLE_MAX_LINE - b"disallow: ".len());
+    }
+}

@@ -1,0 +1,229 @@
+//! Percent-encoding normalisation of patterns and paths before they are compared.
+//! RFC 9309 §2.2.2 for the RFC profile; Google's `MaybeEscapePattern` for the Google one.
+
+/// Where normalised bytes go: a `Vec` at parse time, a stack buffer at check time.
+pub(crate) trait Sink {
+    fn push(&mut self, byte: u8);
+}
+
+impl Sink for Vec<u8> {
+    fn push(&mut self, byte: u8) {
+        Vec::push(self, byte);
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn push_escaped(out: &mut impl Sink, byte: u8) {
+    out.push(b'%');
+    out.push(HEX[usize::from(byte >> 4)]);
+    out.push(HEX[usize::from(byte & 0xF)]);
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The octet a `%xx` escape at `at` stands for, if there is a well-formed one.
+fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
+    let hi = hex_value(*bytes.get(at + 1)?)?;
+    let lo = hex_value(*bytes.get(at + 2)?)?;
+    Some(hi << 4 | lo)
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Octets RFC 9309 §2.2.2 wants percent-encoded: non-ASCII, controls and space.
+fn must_escape(b: u8) -> bool {
+    b >= 0x80 || b <= 0x20 || b == 0x7F
+}
+
+/// In the query, these and their escapes compare equal; the escape is the canonical
+/// form, as in the first row of the table in RFC 9309 §2.2.2.
+fn is_query_delimiter(b: u8) -> bool {
+    matches!(b, b':' | b'/' | b'?' | b'@')
+}
+
+/// Google's escaping of allow/disallow values: octets ≥ 0x80 become `%XX` and existing
+/// escapes get upper-case hex. Nothing else changes.
+pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        if b == b'%' && escape_at(input, i).is_some() {
+            out.push(b'%');
+            out.push(input[i + 1].to_ascii_uppercase());
+            out.push(input[i + 2].to_ascii_uppercase());
+            i += 3;
+            continue;
+        }
+        if b >= 0x80 {
+            push_escaped(out, b);
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+}
+
+/// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
+/// A pattern's `*` passes through unchanged (it is never escaped in either input).
+pub(crate) fn rfc_normalize(input: &[u8], out: &mut impl Sink) {
+    let mut in_query = false;
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        if b == b'%' {
+            if let Some(octet) = escape_at(input, i) {
+                if is_unreserved(octet) {
+                    out.push(octet);
+                } else {
+                    push_escaped(out, octet);
+                }
+                i += 3;
+                continue;
+            }
+        }
+        if must_escape(b) || (in_query && is_query_delimiter(b)) {
+            push_escaped(out, b);
+        } else {
+            if b == b'?' {
+                in_query = true;
+            }
+            out.push(b);
+        }
+        i += 1;
+    }
+}
+
+/// Whether `rfc_normalize` would leave the input as it is, so that it can be matched
+/// without copying.
+pub(crate) fn rfc_is_normal(input: &[u8]) -> bool {
+    let mut in_query = false;
+    for &b in input {
+        if b == b'%' || must_escape(b) || (in_query && is_query_delimiter(b)) {
+            return false;
+        }
+        in_query |= b == b'?';
+    }
+    true
+}
+
+/// A fixed stack buffer that spills to the heap only for unusually long paths, so that
+/// checks do not allocate.
+pub(crate) struct PathBuf {
+    stack: [u8; Self::STACK],
+    len: usize,
+    heap: Vec<u8>,
+}
+
+impl PathBuf {
+    const STACK: usize = 2048;
+
+    pub fn new() -> Self {
+        PathBuf {
+            stack: [0; Self::STACK],
+            len: 0,
+            heap: Vec::new(),
+        }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        if self.heap.is_empty() {
+            &self.stack[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
+impl Sink for PathBuf {
+    fn push(&mut self, byte: u8) {
+        if self.heap.is_empty() && self.len < Self::STACK {
+            self.stack[self.len] = byte;
+            self.len += 1;
+        } else {
+            if self.heap.is_empty() {
+                self.heap.extend_from_slice(&self.stack[..self.len]);
+            }
+            self.heap.push(byte);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rfc(s: &[u8]) -> String {
+        let mut out = Vec::new();
+        rfc_normalize(s, &mut out);
+        assert_eq!(
+            rfc_is_normal(s),
+            out == s,
+            "rfc_is_normal disagrees for {s:?}"
+        );
+        String::from_utf8(out).unwrap()
+    }
+
+    fn google(s: &[u8]) -> String {
+        let mut out = Vec::new();
+        google_escape(s, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rfc_encodes_non_ascii_controls_and_space() {
+        assert_eq!(rfc("/ツ".as_bytes()), "/%E3%83%84");
+        assert_eq!(rfc(b"/a b\t"), "/a%20b%09");
+        assert_eq!(rfc(b"/\x7f"), "/%7F");
+    }
+
+    #[test]
+    fn rfc_upper_cases_escapes_and_decodes_unreserved() {
+        assert_eq!(rfc(b"/%e3%83%84"), "/%E3%83%84");
+        assert_eq!(rfc(b"/%62%61%7A"), "/baz");
+        assert_eq!(rfc(b"/%2f%7e"), "/%2F~");
+    }
+
+    #[test]
+    fn rfc_query_delimiters_compare_equal_to_their_escapes() {
+        assert_eq!(rfc(b"/p?u=https://h@x?y"), "/p?u=https%3A%2F%2Fh%40x%3Fy");
+        assert_eq!(
+            rfc(b"/p?u=https%3a%2F%2Fh%40x%3Fy"),
+            "/p?u=https%3A%2F%2Fh%40x%3Fy"
+        );
+        // Before the query they stay distinct.
+        assert_eq!(rfc(b"/a:b/c"), "/a:b/c");
+        assert_eq!(rfc(b"/a%3Ab"), "/a%3Ab");
+    }
+
+    #[test]
+    fn rfc_leaves_stray_percent_and_wildcards_alone() {
+        assert_eq!(rfc(b"/100%"), "/100%");
+        assert_eq!(rfc(b"/%zz*"), "/%zz*");
+    }
+
+    #[test]
+    fn google_escapes_only_high_octets_and_hex_case() {
+        assert_eq!(google("/ツ".as_bytes()), "/%E3%83%84");
+        assert_eq!(google(b"/%aa%62 x"), "/%AA%62 x");
+    }
+
+    #[test]
+    fn path_buffer_spills_to_the_heap_past_its_stack() {
+        let mut buf = PathBuf::new();
+        let long: Vec<u8> = (0..5000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        for &b in &long {
+            buf.push(b);
+        }
+        assert_eq!(buf.as_bytes(), &long[..]);
+    }
+}

@@ -1,0 +1,113 @@
+//! Matching a path against a rule's pattern: `*` for any run of octets, a final `$`
+//! for the end of the path (RFC 9309 §2.2.3), in time linear in the path, never backtracking.
+
+/// Whether `pattern` matches a prefix of `path` (or all of it when `anchored`, i.e. the
+/// pattern ended in `$`, which is not part of `pattern` here).
+///
+/// The pattern is cut at each `*` into literal segments. The first must start the path;
+/// each later one is found at its leftmost place after the previous one. Leftmost is
+/// always safe: a segment found earlier leaves more of the path for the rest, so if any
+/// assignment of segments works, the greedy one does. With `$`, the last segment must end
+/// the path instead, which only needs it to fit after the others. Each search starts where
+/// the last one stopped, so the cost is one pass over the path per pattern.
+pub(crate) fn matches(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
+    let Some(star) = memchr::memchr(b'*', pattern) else {
+        return if anchored {
+            path == pattern
+        } else {
+            path.starts_with(pattern)
+        };
+    };
+    let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
+    if !path.starts_with(first) {
+        return false;
+    }
+    let mut pos = first.len();
+    loop {
+        match memchr::memchr(b'*', rest) {
+            Some(next) => {
+                let segment = &rest[..next];
+                match find(&path[pos..], segment) {
+                    Some(at) => pos += at + segment.len(),
+                    None => return false,
+                }
+                rest = &rest[next + 1..];
+            }
+            None => {
+                return if anchored {
+                    path.len() - pos >= rest.len() && path.ends_with(rest)
+                } else {
+                    find(&path[pos..], rest).is_some()
+                };
+            }
+        }
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    match needle.len() {
+        0 => Some(0),
+        1 => memchr::memchr(needle[0], haystack),
+        _ => memchr::memmem::find(haystack, needle),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    fn m(pattern: &str, path: &str) -> bool {
+        let (pattern, anchored) = match pattern.strip_suffix('$') {
+            Some(p) => (p, true),
+            None => (pattern, false),
+        };
+        matches(pattern.as_bytes(), anchored, path.as_bytes())
+    }
+
+    #[test]
+    fn plain_patterns_match_prefixes() {
+        assert!(m("/fish", "/fish"));
+        assert!(m("/fish", "/fish.html"));
+        assert!(m("/fish", "/fishheads/yummy.html"));
+        assert!(!m("/fish", "/Fish.asp"));
+        assert!(!m("/fish", "/catfish"));
+    }
+
+    #[test]
+    fn star_matches_any_run_including_none() {
+        assert!(m("/*.php", "/index.php"));
+        assert!(m("/*.php", "/folder/filename.php?parameters"));
+        assert!(!m("/*.php", "/windows.PHP"));
+        assert!(m("/fish*", "/fish"));
+        assert!(m("/**a", "/xa"));
+    }
+
+    #[test]
+    fn dollar_anchors_the_end() {
+        assert!(m("/*.php$", "/filename.php"));
+        assert!(!m("/*.php$", "/filename.php?parameters"));
+        assert!(!m("/*.php$", "/filename.php5"));
+        assert!(m("/fish$", "/fish"));
+        assert!(!m("/fish$", "/fish/"));
+        assert!(m("/a*$", "/abc"));
+    }
+
+    #[test]
+    fn anchored_last_segment_must_not_overlap_earlier_ones() {
+        // "/ab" then "b" at the end: "/ab" has only one b.
+        assert!(!m("/a*b*b$", "/ab"));
+        assert!(m("/a*b*b$", "/abb"));
+    }
+
+    #[test]
+    fn dollar_inside_a_pattern_is_a_literal() {
+        assert!(m("/a$b", "/a$b"));
+        assert!(!m("/a$b", "/ab"));
+    }
+
+    #[test]
+    fn empty_pattern_matches_as_a_prefix() {
+        assert!(m("", "/anything"));
+        assert!(!m("$", "/"));
+    }
+}

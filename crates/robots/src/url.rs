@@ -1,0 +1,75 @@
+//! The part of a URL that rules are matched against: path, params and query, without
+//! the fragment (RFC 9309 §2.2.2), read the way Google's `GetPathParamsQuery` reads it.
+
+/// The path to match, borrowed from the URL. `needs_slash` is set when the URL's
+/// path part starts with `?` or `;`, so that `/` must be put in front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PathPart<'a> {
+    pub needs_slash: bool,
+    pub bytes: &'a [u8],
+}
+
+/// Finds the path of an absolute URL (`https://host/p?q#f`), a network-path reference
+/// (`//host/p`) or a path (`/p?q`). An empty path is `/`; the fragment is dropped.
+pub(crate) fn path_part(url: &[u8]) -> PathPart<'_> {
+    const ROOT: PathPart<'static> = PathPart {
+        needs_slash: false,
+        bytes: b"/",
+    };
+    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
+    let find_path = |from: usize| {
+        url[from..]
+            .iter()
+            .position(|b| matches!(b, b'/' | b'?' | b';'))
+            .map(|i| i + from)
+    };
+    let early_path = find_path(search_start);
+    let protocol_end = memchr::memmem::find(&url[search_start..], b"://").map(|i| i + search_start);
+    // A "://" after the path has begun is part of the path, not a scheme separator.
+    let authority_start = match (protocol_end, early_path) {
+        (Some(p), Some(e)) if e < p => search_start,
+        (Some(p), _) => p + 3,
+        (None, _) => search_start,
+    };
+    let Some(path_start) = find_path(authority_start) else {
+        return ROOT;
+    };
+    let hash = memchr::memchr(b'#', &url[search_start..]).map(|i| i + search_start);
+    if hash.is_some_and(|h| h < path_start) {
+        return ROOT;
+    }
+    let path_end = hash.unwrap_or(url.len());
+    PathPart {
+        needs_slash: url[path_start] != b'/',
+        bytes: &url[path_start..path_end],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(url: &str) -> String {
+        let p = path_part(url.as_bytes());
+        let slash = if p.needs_slash { "/" } else { "" };
+        format!("{slash}{}", String::from_utf8_lossy(p.bytes))
+    }
+
+    #[test]
+    fn absolute_urls_lose_scheme_authority_and_fragment() {
+        assert_eq!(path("https://example.com/a/b?c=d#e"), "/a/b?c=d");
+        assert_eq!(path("http://example.com"), "/");
+        assert_eq!(path("http://example.com#frag"), "/");
+        assert_eq!(path("http://example.com?q"), "/?q");
+        assert_eq!(path("http://example.com;p"), "/;p");
+    }
+
+    #[test]
+    fn paths_and_network_paths() {
+        assert_eq!(path("/a?b"), "/a?b");
+        assert_eq!(path("//example.com/a"), "/a");
+        assert_eq!(path(""), "/");
+        assert_eq!(path("example.com"), "/");
+        assert_eq!(path("/a?u=http://x/y"), "/a?u=http://x/y");
+    }
+}

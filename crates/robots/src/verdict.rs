@@ -1,0 +1,117 @@
+//! The answer to "may this agent fetch this URL?": allowed or not, the deciding rule
+//! with its line, why, and the embargo that comes with an allowed URL.
+
+use crate::EmbargoPeriod;
+
+/// The kind of a rule line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    Allow,
+    Disallow,
+    /// An allow that counts only for agents honouring Archive-Embargo in a group that
+    /// has a valid embargo.
+    EmbargoAllow,
+}
+
+impl RuleKind {
+    /// The lower-case name used in output: `allow`, `disallow`, `embargo-allow`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "allow",
+            RuleKind::Disallow => "disallow",
+            RuleKind::EmbargoAllow => "embargo-allow",
+        }
+    }
+
+    /// The directive as robots.txt usually writes it.
+    pub fn directive(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+            RuleKind::EmbargoAllow => "Embargo-Allow",
+        }
+    }
+
+    pub(crate) fn allows(self) -> bool {
+        self != RuleKind::Disallow
+    }
+}
+
+/// A rule of the file, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule<'r> {
+    pub(crate) kind: RuleKind,
+    pub(crate) pattern: &'r str,
+    pub(crate) line: u32,
+    pub(crate) specificity: u32,
+}
+
+impl<'r> Rule<'r> {
+    /// Allow, disallow or embargo-allow.
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
+
+    /// The pattern as written (after trimming; invalid UTF-8 replaced by U+FFFD).
+    pub fn pattern(&self) -> &'r str {
+        self.pattern
+    }
+
+    /// The 1-based line of the rule.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// The length in octets that ranks this rule against others (RFC 9309 §2.2.2: the
+    /// longest match wins), measured on the normalised pattern.
+    pub fn specificity(&self) -> u32 {
+        self.specificity
+    }
+}
+
+/// Why a verdict came out the way it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// `/robots.txt` is always allowed (RFC 9309 §2.2.2).
+    RobotsTxt,
+    /// No group names the agent and there is no `*` group: everything is allowed.
+    NoGroup,
+    /// The agent's group has no rule matching the path: allowed.
+    NoMatch,
+    /// The longest matching rule decided.
+    Longest,
+    /// An allow and a disallow matched with the same length; the allow wins.
+    TieWonByAllow,
+}
+
+/// The verdict for one URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict<'r> {
+    pub(crate) allowed: bool,
+    pub(crate) decided_by: Option<Rule<'r>>,
+    pub(crate) reason: Reason,
+    pub(crate) embargo: Option<EmbargoPeriod>,
+}
+
+impl<'r> Verdict<'r> {
+    /// Whether the agent may fetch the URL.
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// The rule that decided, if any did.
+    pub fn decided_by(&self) -> Option<Rule<'r>> {
+        self.decided_by
+    }
+
+    /// Why the verdict is what it is.
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    /// The embargo on publishing what is fetched: set when the URL is allowed, the agent
+    /// honours Archive-Embargo and its group has a valid `Archive-Embargo`.
+    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+        self.embargo
+    }
+}
