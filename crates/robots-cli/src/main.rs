@@ -1,1 +1,37 @@
-fn main() {}
+//! The `robots` command: thin subcommands over the robots.txt crates of this workspace.
+//! Each subcommand lives in `cmd/<name>.rs`; shared argument handling in `input.rs`.
+
+mod cmd;
+mod input;
+mod style;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Check, explain and lint robots.txt files (RFC 9309 + Archive-Embargo).
+#[derive(Parser)]
+#[command(name = "robots", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(cmd::check::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => cmd::check::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("robots: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! One module per subcommand, each with its clap `Args` and a `run` function.
+
+pub mod check;

@@ -1,0 +1,146 @@
+//! Arguments several subcommands share: the robots.txt file, the agent, the profile,
+//! the parse limit, and the URLs (arguments or standard input).
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use robots::{Agent, Options, Profile, Robots};
+
+/// The options that say how to read a robots.txt and for whom.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// The robots.txt file to read (`-` for standard input).
+    #[arg(long = "robots", value_name = "FILE")]
+    pub robots: PathBuf,
+
+    /// The crawler: its product token (e.g. `ExampleBot`) or a full User-Agent header.
+    /// With `--profile google` it is used exactly as given, as Google's matcher does.
+    #[arg(long, value_name = "AGENT", allow_hyphen_values = true)]
+    pub agent: String,
+
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+}
+
+/// How to read a robots.txt: profile, embargo honour, parse limit.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReadingArgs {
+    /// Which reading of robots.txt to apply.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Rfc9309)]
+    pub profile: ProfileArg,
+
+    /// The crawler honours Archive-Embargo: Embargo-Allow applies and verdicts carry the
+    /// embargo (rfc9309 profile only).
+    #[arg(long)]
+    pub embargo: bool,
+
+    /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5).
+    #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT)]
+    pub max_bytes: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// RFC 9309 with Archive-Embargo.
+    Rfc9309,
+    /// What Google's open-source matcher does.
+    Google,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Profile {
+        match p {
+            ProfileArg::Rfc9309 => Profile::Rfc9309,
+            ProfileArg::Google => Profile::Google,
+        }
+    }
+}
+
+impl ReadingArgs {
+    /// Parse options, refusing combinations that make no sense.
+    pub fn options(&self) -> Result<Options> {
+        if self.embargo && self.profile == ProfileArg::Google {
+            bail!("--embargo needs --profile rfc9309: Google's matcher knows no Archive-Embargo");
+        }
+        Ok(Options::new()
+            .profile(self.profile.into())
+            .max_bytes(self.max_bytes)?)
+    }
+
+    /// The agent as the profile wants it.
+    pub fn agent(&self, name: &str) -> Result<Agent> {
+        let agent = match self.profile {
+            ProfileArg::Google => Agent::verbatim(name),
+            ProfileArg::Rfc9309 => match Agent::new(name) {
+                Ok(agent) => agent,
+                Err(err) => match Agent::from_user_agent(name) {
+                    Ok(agent) if name.contains(['/', ' ']) => {
+                        eprintln!(
+                            "robots: note: reading `{name}` as a User-Agent header, whose product token is `{}`",
+                            agent.token()
+                        );
+                        agent
+                    }
+                    _ => return Err(err).context("--agent"),
+                },
+            },
+        };
+        if self.profile == ProfileArg::Rfc9309 && !agent.is_rfc9309_token() {
+            eprintln!(
+                "robots: warning: `{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
+                agent.token()
+            );
+        }
+        Ok(if self.embargo {
+            agent.honouring_embargo()
+        } else {
+            agent
+        })
+    }
+}
+
+impl EngineArgs {
+    /// Reads and parses the file, and builds the agent.
+    pub fn load(&self) -> Result<(Robots, Agent)> {
+        let options = self.reading.options()?;
+        let bytes = read_file(&self.robots)?;
+        Ok((
+            Robots::parse_with(&bytes, options),
+            self.reading.agent(&self.agent)?,
+        ))
+    }
+}
+
+/// Reads a file, or standard input for `-`, with an error that names the file.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .context("cannot read standard input")?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).with_context(|| {
+        format!(
+            "cannot read {}; check the path (use - for standard input)",
+            path.display()
+        )
+    })
+}
+
+/// The URLs given as arguments, or else one per line of standard input (blank lines
+/// skipped).
+pub fn urls(args: &[String]) -> Result<Vec<String>> {
+    if !args.is_empty() {
+        return Ok(args.to_vec());
+    }
+    let mut urls = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("cannot read URLs from standard input")?;
+        let url = line.trim();
+        if !url.is_empty() {
+            urls.push(url.to_owned());
+        }
+    }
+    Ok(urls)
+}
