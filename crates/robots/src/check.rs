@@ -1,7 +1,7 @@
 //! Deciding a URL: pick the agent's groups (RFC 9309 §2.2.1), find the longest matching
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
-use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Sink};
+use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Role, Sink};
 use crate::pattern::matches;
 use crate::robots::{GroupData, RuleLine};
 use crate::url::path_part;
@@ -46,7 +46,7 @@ impl Robots {
             buf.push(b'/');
         }
         if normalise {
-            rfc_normalize(part.bytes, buf);
+            rfc_normalize(part.bytes, Role::Path, buf);
         } else {
             part.bytes.iter().for_each(|&b| buf.push(b));
         }

@@ -73,9 +73,26 @@ pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
     }
 }
 
+/// What is being normalised: the two differ only in `*`, a wildcard in patterns and a
+/// literal in paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// A rule's pattern, without its final `$`.
+    Pattern,
+    /// The path of a URL.
+    Path,
+}
+
+/// Whether `b` is a character that RFC 9309 §2.2.3 gives a special meaning in patterns,
+/// and so stands for itself only when percent-encoded (`%2A`, `%24`).
+fn is_special_literal(b: u8, role: Role) -> bool {
+    b == b'$' || (b == b'*' && role == Role::Path)
+}
+
 /// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
-/// A pattern's `*` passes through unchanged (it is never escaped in either input).
-pub(crate) fn rfc_normalize(input: &[u8], out: &mut impl Sink) {
+/// A literal `*` or `$` in a path is encoded, so that a pattern can match it as `%2A` or
+/// `%24` (RFC 9309 §2.2.3) while its own `*` stays a wildcard.
+pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
     let mut in_query = false;
     let mut i = 0;
     while i < input.len() {
@@ -91,7 +108,7 @@ pub(crate) fn rfc_normalize(input: &[u8], out: &mut impl Sink) {
                 continue;
             }
         }
-        if must_escape(b) || (in_query && is_query_delimiter(b)) {
+        if must_escape(b) || (in_query && is_query_delimiter(b)) || is_special_literal(b, role) {
             push_escaped(out, b);
         } else {
             if b == b'?' {
@@ -103,12 +120,16 @@ pub(crate) fn rfc_normalize(input: &[u8], out: &mut impl Sink) {
     }
 }
 
-/// Whether `rfc_normalize` would leave the input as it is, so that it can be matched
-/// without copying.
+/// Whether `rfc_normalize` surely leaves a path as it is, so that it can be matched
+/// without copying. Any `%` answers no: checking escapes costs as much as normalising.
 pub(crate) fn rfc_is_normal(input: &[u8]) -> bool {
     let mut in_query = false;
     for &b in input {
-        if b == b'%' || must_escape(b) || (in_query && is_query_delimiter(b)) {
+        if b == b'%'
+            || must_escape(b)
+            || (in_query && is_query_delimiter(b))
+            || is_special_literal(b, Role::Path)
+        {
             return false;
         }
         in_query |= b == b'?';
@@ -164,12 +185,10 @@ mod tests {
 
     fn rfc(s: &[u8]) -> String {
         let mut out = Vec::new();
-        rfc_normalize(s, &mut out);
-        assert_eq!(
-            rfc_is_normal(s),
-            out == s,
-            "rfc_is_normal disagrees for {s:?}"
-        );
+        rfc_normalize(s, Role::Path, &mut out);
+        if rfc_is_normal(s) {
+            assert_eq!(out, s, "rfc_is_normal is wrong for {s:?}");
+        }
         String::from_utf8(out).unwrap()
     }
 
@@ -206,9 +225,18 @@ mod tests {
     }
 
     #[test]
-    fn rfc_leaves_stray_percent_and_wildcards_alone() {
+    fn rfc_leaves_stray_percent_alone() {
         assert_eq!(rfc(b"/100%"), "/100%");
-        assert_eq!(rfc(b"/%zz*"), "/%zz*");
+        assert_eq!(rfc(b"/%zz"), "/%zz");
+    }
+
+    #[test]
+    fn rfc_encodes_literal_star_and_dollar_in_paths_only() {
+        assert_eq!(rfc(b"/a*b$"), "/a%2Ab%24");
+        assert_eq!(rfc(b"/a%2ab%24"), "/a%2Ab%24");
+        let mut pattern = Vec::new();
+        rfc_normalize(b"/a*b$c", Role::Pattern, &mut pattern);
+        assert_eq!(pattern, b"/a*b%24c");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::behaviour::Behaviour;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
-use crate::normalize::{google_escape, rfc_normalize};
+use crate::normalize::{google_escape, rfc_normalize, Role};
 use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Span};
 use crate::{EmbargoPeriod, Options, Robots, RuleKind};
 
@@ -377,7 +377,7 @@ impl Parser {
         if behaviour.escape_patterns_only {
             google_escape(body, &mut self.robots.arena);
         } else {
-            rfc_normalize(body, &mut self.robots.arena);
+            rfc_normalize(body, Role::Pattern, &mut self.robots.arena);
         }
         let mut pattern = span_from(start, self.robots.arena.len());
         let specificity = pattern.len + u32::from(anchored);
