@@ -43,9 +43,11 @@
 //!   `/robots.txt` is always allowed.
 //! - Patterns and paths are normalised alike: octets ≥ 0x80, controls and space are
 //!   percent-encoded; escapes get upper-case hex; escapes of unreserved characters
-//!   (`A-Z a-z 0-9 - . _ ~`) are decoded; in the query (after the first `?`), `:` `/` `?`
-//!   `@` are encoded so they compare equal to their escapes. A pattern's `*` matches any
-//!   run of octets and a final `$` anchors the end; an empty pattern matches nothing.
+//!   (`A-Z a-z 0-9 - . _ ~`) are decoded; in the query (after the first `?`), escapes of
+//!   `:` `/` `?` `@` are decoded too, so they compare equal to the characters. A literal
+//!   `*` or `$` in a path compares equal to `%2A` / `%24` in a pattern (§2.2.3). A
+//!   pattern's `*` matches any run of octets and a final `$` anchors the end; an empty
+//!   pattern matches nothing.
 //! - The longest matching pattern (octets, after normalisation) decides; an allow wins a
 //!   tie; no match means allowed.
 //!
@@ -78,6 +80,8 @@ mod agent;
 mod behaviour;
 mod check;
 mod diagnostic;
+#[cfg(test)]
+mod differences;
 mod directive;
 mod embargo;
 mod group;

@@ -1,0 +1,126 @@
+//! Archive-Embargo and Embargo-Allow (draft-nottingham-archive-embargo): the draft's two
+//! examples, the periods, invalid and conflicting values, and who the rules apply to.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use robots::{Agent, Code, Embargo, EmbargoPeriod, Robots, RuleKind};
+
+fn honouring(name: &str) -> Agent {
+    Agent::new(name).unwrap().honouring_embargo()
+}
+
+fn plain(name: &str) -> Agent {
+    Agent::new(name).unwrap()
+}
+
+/// The draft's first example: a known crawler may take /news under a quarter's embargo.
+#[test]
+fn draft_example_1_allow_with_a_quarter_embargo() {
+    let robots = Robots::parse(b"User-Agent: ExampleBot\nArchive-Embargo: q\nAllow: /news\n");
+    let v = robots.check(&honouring("ExampleBot"), "https://example.com/news/today");
+    assert!(v.allowed());
+    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+    assert_eq!(v.decided_by().unwrap().kind(), RuleKind::Allow);
+    // Not under /news: still allowed (no rule matched) and still embargoed.
+    let v = robots.check(&honouring("ExampleBot"), "/other");
+    assert!(v.allowed());
+    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+    // A crawler that does not honour embargoes gets no embargo to carry.
+    assert_eq!(robots.check(&plain("ExampleBot"), "/news").embargo(), None);
+}
+
+/// The draft's second example: any honouring crawler may take /news under a month's
+/// embargo; everything else, and everyone else, is disallowed.
+#[test]
+fn draft_example_2_embargo_allow_for_honouring_crawlers_only() {
+    let file = b"User-Agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /\n";
+    let robots = Robots::parse(file);
+    let v = robots.check(&honouring("AnyArchiver"), "/news/2026/story");
+    assert!(v.allowed());
+    assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+    let rule = v.decided_by().unwrap();
+    assert_eq!((rule.kind(), rule.line()), (RuleKind::EmbargoAllow, 3));
+    let v = robots.check(&honouring("AnyArchiver"), "/sport");
+    assert!(!v.allowed());
+    assert_eq!(v.embargo(), None);
+    let v = robots.check(&plain("AnyCrawler"), "/news/2026/story");
+    assert!(!v.allowed());
+    assert_eq!(v.decided_by().unwrap().line(), 4);
+}
+
+#[test]
+fn embargo_allow_wins_a_tie_against_disallow() {
+    let file = b"User-agent: *\nArchive-Embargo: w\nDisallow: /news\nEmbargo-Allow: /news\n";
+    let robots = Robots::parse(file);
+    let v = robots.check(&honouring("Bot"), "/news");
+    assert!(v.allowed());
+    assert_eq!(v.decided_by().unwrap().kind(), RuleKind::EmbargoAllow);
+}
+
+#[test]
+fn embargo_allow_is_ignored_without_a_valid_embargo() {
+    let file = b"User-agent: *\nArchive-Embargo: year\nEmbargo-Allow: /news\nDisallow: /\n";
+    let robots = Robots::parse(file);
+    assert!(!robots.check(&honouring("Bot"), "/news").allowed());
+    let codes: Vec<Code> = robots.diagnostics().iter().map(|d| d.code).collect();
+    assert!(codes.contains(&Code::InvalidEmbargo));
+    assert!(codes.contains(&Code::EmbargoAllowWithoutEmbargo));
+}
+
+#[test]
+fn periods_are_case_insensitive_and_the_longest_applies() {
+    let file = b"User-agent: *\nArchive-Embargo: W\nArchive-Embargo: Q\nArchive-Embargo: m\n";
+    let robots = Robots::parse(file);
+    assert_eq!(
+        robots.check(&honouring("Bot"), "/").embargo(),
+        Some(EmbargoPeriod::Quarter)
+    );
+    assert!(robots
+        .diagnostics()
+        .iter()
+        .any(|d| d.code == Code::ConflictingEmbargo));
+}
+
+#[test]
+fn merged_groups_take_the_longest_embargo() {
+    let file = b"User-agent: bot\nArchive-Embargo: w\n\nUser-agent: bot\nArchive-Embargo: m\nEmbargo-Allow: /x\nDisallow: /\n";
+    let robots = Robots::parse(file);
+    let v = robots.check(&honouring("bot"), "/x");
+    assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+    assert_eq!(
+        robots.group_for(&honouring("bot")).embargo(),
+        Some(EmbargoPeriod::Month)
+    );
+    assert_eq!(robots.group_for(&plain("bot")).embargo(), None);
+}
+
+#[test]
+fn disallowed_verdicts_carry_no_embargo() {
+    let file = b"User-agent: *\nArchive-Embargo: w\nDisallow: /private\n";
+    let robots = Robots::parse(file);
+    let v = robots.check(&honouring("Bot"), "/private");
+    assert!(!v.allowed());
+    assert_eq!(v.embargo(), None);
+}
+
+#[test]
+fn embargo_end_from_last_modified_or_first_observation() {
+    let day = Duration::from_secs(86_400);
+    // Thu, 01 Jan 2026 00:00:00 GMT
+    let jan1 = UNIX_EPOCH + Duration::from_secs(1_767_225_600);
+    let seen = jan1 + 10 * day;
+    let month = Embargo::new(EmbargoPeriod::Month);
+    // Last-Modified earlier than the first observation: it starts the period.
+    assert_eq!(
+        month.end(Some("Thu, 01 Jan 2026 00:00:00 GMT"), seen, seen),
+        jan1 + 31 * day
+    );
+    // Later than the first observation (but before the capture): observation counts.
+    let captured = seen + 20 * day;
+    assert_eq!(
+        month.end(Some("Mon, 19 Jan 2026 00:00:00 GMT"), seen, captured),
+        seen + 31 * day
+    );
+    // Absent: observation counts.
+    assert_eq!(month.end(None, seen, captured), seen + 31 * day);
+}

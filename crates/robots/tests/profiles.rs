@@ -1,0 +1,116 @@
+//! Every documented difference between the RFC 9309 and Google profiles, with the
+//! same input run through both so that each side of the difference is asserted.
+
+use robots::{Agent, Options, Profile, Robots};
+
+/// (allowed, deciding line) under each profile, for the agent given as a token.
+fn both(file: &[u8], agent: &str, url: &str) -> [(bool, Option<u32>); 2] {
+    [Profile::Rfc9309, Profile::Google].map(|profile| {
+        let robots = Robots::parse_with(file, Options::new().profile(profile));
+        let agent = match profile {
+            Profile::Rfc9309 => Agent::new(agent).unwrap_or_else(|_| Agent::verbatim(agent)),
+            Profile::Google => Agent::verbatim(agent),
+        };
+        let v = robots.check(&agent, url);
+        (v.allowed(), v.decided_by().map(|r| r.line()))
+    })
+}
+
+#[test]
+fn keys_by_prefix_only_in_google() {
+    let file = b"User-agent: *\nDisallowed: /p\n";
+    let [rfc, google] = both(file, "Bot", "/p");
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (false, Some(2)));
+}
+
+#[test]
+fn user_agent_line_token_rfc_up_to_slash_google_alpha_run() {
+    let file = b"User-agent: MJ12bot\nDisallow: /\n";
+    let [rfc, google] = both(file, "MJ12bot", "/x");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, None));
+    // Google reads the line as naming `MJ`.
+    assert_eq!(both(file, "MJ", "/x")[1], (false, Some(2)));
+}
+
+#[test]
+fn crawler_name_compared_as_given_only_in_google() {
+    let file = b"User-agent: FooBot\nDisallow: /\n";
+    let [rfc, google] = both(file, "FooBot/1.0", "/x");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, None));
+}
+
+#[test]
+fn long_lines_cut_only_in_google() {
+    let mut file = b"User-agent: *\nDisallow: /".to_vec();
+    file.extend(std::iter::repeat_n(b'a', 17_000));
+    file.extend_from_slice(b"b\n");
+    let url = format!("/{}b", "a".repeat(17_000));
+    let prefix = format!("/{}", "a".repeat(16_700));
+    // RFC 9309 reads the whole pattern: only the full path matches.
+    let [rfc, google] = both(&file, "Bot", &prefix);
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (false, Some(2)));
+    assert_eq!(both(&file, "Bot", &url)[0], (false, Some(2)));
+}
+
+#[test]
+fn nul_ends_a_line_only_in_google() {
+    let file = b"User-agent: *\nDisallow: /a\0b\n";
+    let [rfc, google] = both(file, "Bot", "/a");
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (false, Some(2)));
+}
+
+#[test]
+fn empty_disallow_names_its_line_only_in_google() {
+    let file = b"User-agent: *\nDisallow:\n";
+    let [rfc, google] = both(file, "Bot", "/x");
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (true, Some(2)));
+}
+
+#[test]
+fn paths_are_normalised_only_in_rfc9309() {
+    let file = b"User-agent: *\nDisallow: /~user\n";
+    let [rfc, google] = both(file, "Bot", "/%7Euser");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, None));
+    let file = "User-agent: *\nDisallow: /café\n".as_bytes();
+    let [rfc, google] = both(file, "Bot", "/café");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, None));
+}
+
+#[test]
+fn robots_txt_always_allowed_only_in_rfc9309() {
+    let file = b"User-agent: *\nDisallow: /\n";
+    let [rfc, google] = both(file, "Bot", "/robots.txt");
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (false, Some(2)));
+}
+
+#[test]
+fn index_html_allows_the_directory_only_in_google() {
+    let file = b"User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n";
+    let [rfc, google] = both(file, "Bot", "/d/");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, Some(3)));
+    // Both allow the page itself.
+    assert_eq!(both(file, "Bot", "/d/index.html"), [(true, Some(3)); 2]);
+}
+
+#[test]
+fn embargo_lines_are_rules_only_in_rfc9309() {
+    // As a rule, Archive-Embargo ends the group's user-agent lines in RFC 9309, so `b`
+    // starts a group of its own; Google sees an unknown record and one group for both.
+    let file = b"User-agent: a\nArchive-Embargo: w\nUser-agent: b\nDisallow: /p\n";
+    let [rfc, google] = both(file, "a", "/p");
+    assert_eq!(rfc, (true, None));
+    assert_eq!(google, (false, Some(4)));
+    let robots = Robots::parse_with(file, Options::new().profile(Profile::Google));
+    let archiver = Agent::verbatim("a").honouring_embargo();
+    assert_eq!(robots.check(&archiver, "/x").embargo(), None);
+}
