@@ -1,0 +1,191 @@
+//! Assessment: for each indexed capture, the robots.txt capture that governed it, the
+//! verdict for the archive's agent, and the embargo end (the engine's rule, not ours).
+
+use std::collections::HashMap;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use robots::{Agent, Embargo, Robots};
+
+use crate::index::{CaptureVerdict, Index};
+use crate::time::Timestamp;
+use crate::Error;
+
+/// How long after a capture a robots.txt capture may come and still govern it: wget,
+/// for one, fetches the start page before robots.txt.
+pub const LOOK_AHEAD_SECS: i64 = 24 * 3600;
+
+/// Rows assessed per transaction.
+const BATCH: usize = 1000;
+
+/// Parsed robots.txt files kept while assessing; a crawl has few, so a small cache
+/// spares re-parsing without letting memory grow with the archive.
+const CACHE_LIMIT: usize = 256;
+
+/// What assessing decided for one capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Assessment {
+    pub robots_record: Option<i64>,
+    pub verdict: CaptureVerdict,
+    pub embargo_days: Option<u32>,
+    pub embargo_until: Option<Timestamp>,
+}
+
+struct Pending {
+    id: i64,
+    url: String,
+    origin: String,
+    captured: Timestamp,
+    last_modified: Option<String>,
+}
+
+/// Assesses every capture marked pending (new ones, and those whose robots.txt or first
+/// observation changed). Returns how many were assessed.
+pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Error> {
+    let mut cache: HashMap<i64, Robots> = HashMap::new();
+    let mut total = 0;
+    loop {
+        let tx = index.conn.transaction()?;
+        let batch: Vec<Pending> = {
+            let mut stmt = tx.prepare_cached(
+                "SELECT id, url, origin, captured, last_modified FROM records
+                 WHERE pending = 1 ORDER BY id LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([BATCH as i64], |r| {
+                Ok(Pending {
+                    id: r.get(0)?,
+                    url: r.get(1)?,
+                    origin: r.get(2)?,
+                    captured: Timestamp::from_unix(r.get(3)?),
+                    last_modified: r.get(4)?,
+                })
+            })?;
+            rows.collect::<Result<_, _>>()?
+        };
+        if batch.is_empty() {
+            return Ok(total);
+        }
+        for record in &batch {
+            let a = assess(&tx, agent, record, &mut cache)?;
+            tx.execute(
+                "UPDATE records SET robots_record = ?2, verdict = ?3, embargo_days = ?4,
+                     embargo_until = ?5, pending = 0
+                 WHERE id = ?1",
+                params![
+                    record.id,
+                    a.robots_record,
+                    a.verdict.as_str(),
+                    a.embargo_days,
+                    a.embargo_until.map(Timestamp::unix),
+                ],
+            )?;
+        }
+        tx.commit()?;
+        total += batch.len() as u64;
+    }
+}
+
+fn assess(
+    tx: &Transaction<'_>,
+    agent: &Agent,
+    record: &Pending,
+    cache: &mut HashMap<i64, Robots>,
+) -> Result<Assessment, Error> {
+    let flagged = |robots_record, verdict| Assessment {
+        robots_record,
+        verdict,
+        embargo_days: None,
+        embargo_until: None,
+    };
+    let Some((robots_id, status)) = governing(tx, &record.origin, record.captured)? else {
+        return Ok(flagged(None, CaptureVerdict::NoRobots));
+    };
+    let released_now = Assessment {
+        robots_record: Some(robots_id),
+        verdict: CaptureVerdict::Allowed,
+        embargo_days: None,
+        embargo_until: Some(record.captured),
+    };
+    match status {
+        // RFC 9309 §2.3.1.3: an unavailable robots.txt means no rules.
+        400..=499 => return Ok(released_now),
+        // §2.3.1.4: an unreachable one means complete disallow.
+        500..=599 => return Ok(flagged(Some(robots_id), CaptureVerdict::Disallowed)),
+        _ => {}
+    }
+    if cache.len() >= CACHE_LIMIT {
+        cache.clear();
+    }
+    if !cache.contains_key(&robots_id) {
+        let body: Vec<u8> = tx.query_row(
+            "SELECT body FROM robots_txt WHERE record = ?1",
+            [robots_id],
+            |r| r.get(0),
+        )?;
+        cache.insert(robots_id, Robots::parse(&body));
+    }
+    let Some(robots) = cache.get(&robots_id) else {
+        return Ok(flagged(None, CaptureVerdict::NoRobots));
+    };
+    let verdict = robots.check(agent, &record.url);
+    if !verdict.allowed() {
+        return Ok(flagged(Some(robots_id), CaptureVerdict::Disallowed));
+    }
+    let Some(period) = verdict.embargo() else {
+        return Ok(released_now);
+    };
+    let first_seen: i64 = tx
+        .query_row(
+            "SELECT at FROM first_seen WHERE url = ?1",
+            [&record.url],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(record.captured.unix());
+    let end = Embargo::new(period).end(
+        record.last_modified.as_deref(),
+        Timestamp::from_unix(first_seen).into(),
+        record.captured.into(),
+    );
+    Ok(Assessment {
+        robots_record: Some(robots_id),
+        verdict: CaptureVerdict::Allowed,
+        embargo_days: Some(period.days()),
+        embargo_until: Some(Timestamp::from(end)),
+    })
+}
+
+/// The robots.txt capture nearest in time: the latest at or before the capture, else
+/// the earliest within [`LOOK_AHEAD_SECS`] after it. Returns its row and HTTP status.
+fn governing(
+    tx: &Transaction<'_>,
+    origin: &str,
+    captured: Timestamp,
+) -> Result<Option<(i64, u16)>, Error> {
+    let before = tx
+        .prepare_cached(
+            "SELECT record, status FROM robots_txt WHERE origin = ?1 AND captured <= ?2
+             ORDER BY captured DESC, record DESC LIMIT 1",
+        )?
+        .query_row(params![origin, captured.unix()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?;
+    if before.is_some() {
+        return Ok(before);
+    }
+    Ok(tx
+        .prepare_cached(
+            "SELECT record, status FROM robots_txt WHERE origin = ?1 AND captured > ?2
+             AND captured <= ?3 ORDER BY captured, record LIMIT 1",
+        )?
+        .query_row(
+            params![
+                origin,
+                captured.unix(),
+                captured.unix() + LOOK_AHEAD_SECS
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}

@@ -1,0 +1,57 @@
+//! Everything that can go wrong in the archive, each with what was wrong and what to do.
+//! WARC format problems carry the file and byte offset so a damaged file can be found.
+
+use std::path::PathBuf;
+
+/// What went wrong while reading, indexing, serving or releasing an archive.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}, byte {offset}: {problem}")]
+    Warc {
+        path: PathBuf,
+        offset: u64,
+        problem: WarcProblem,
+    },
+    #[error("the archive index failed: {0}; if the index is damaged, move it away and ingest the stored WARC files again")]
+    Index(#[from] rusqlite::Error),
+    #[error("`{value}` is not a valid time: give {expected}")]
+    BadTime {
+        value: String,
+        expected: &'static str,
+    },
+    #[error(transparent)]
+    Agent(#[from] robots::Error),
+    #[error("{dir} is not an archive (no index.sqlite3 in it); run `robots archive ingest {dir} …` first to create one")]
+    NotAnArchive { dir: PathBuf },
+    #[error("the archive's agent is `{stored}` but `{given}` was given; an archive keeps one agent so that every verdict in it means the same thing; use a new archive directory for another agent")]
+    AgentMismatch { stored: String, given: String },
+    #[error("the stored WARC file {file} does not hold the record the index expects at byte {offset}; the sealed store was changed: restore it from a backup")]
+    StoreMismatch { file: String, offset: u64 },
+}
+
+/// How a WARC file breaks the format (ISO 28500, WARC 1.0 and 1.1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WarcProblem {
+    #[error("expected a record starting with `WARC/1.0` or `WARC/1.1`, found {found:?}; is this a WARC file?")]
+    NotAWarcRecord { found: String },
+    #[error("the file ends in the middle of a record; the crawl was probably interrupted: re-run it or cut the file before this record")]
+    Truncated,
+    #[error("a record header line is longer than {limit} bytes; the file is probably corrupt")]
+    HeaderTooLong { limit: usize },
+    #[error("malformed header line {line:?} (expected `Name: value`)")]
+    BadHeader { line: String },
+    #[error("the record has no valid Content-Length header")]
+    NoContentLength,
+    #[error("the record block is not followed by the two CRLFs that end a record")]
+    BadRecordEnd,
+    #[error("one gzip member holds more than one record; the file was compressed whole: recompress it per record (e.g. `warcio recompress in.warc.gz out.warc.gz`)")]
+    SeveralRecordsPerMember,
+    #[error("the gzip data is corrupt: {0}")]
+    BadGzip(String),
+}

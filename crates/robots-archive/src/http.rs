@@ -1,0 +1,153 @@
+//! The HTTP response a WARC `response` record holds: status line and fields, then the
+//! payload, with chunked transfer coding undone where a replay needs the plain body.
+
+use std::io::{self, BufRead};
+
+use crate::warc::{read_line, split_field, Fields};
+
+/// Longest status or field line accepted in a captured response head.
+const MAX_LINE: usize = 64 * 1024;
+/// Most fields accepted in a captured response head.
+const MAX_FIELDS: usize = 512;
+
+/// A captured response's status and header fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseHead {
+    pub status: u16,
+    /// The status line as captured (`HTTP/1.1 200 OK`).
+    pub status_line: String,
+    pub fields: Fields,
+}
+
+impl ResponseHead {
+    /// Reads a response head from the start of a record block. `Ok(None)` when the block
+    /// is not an HTTP response (some crawlers store other protocols): such records are
+    /// not indexed.
+    pub fn read(input: &mut dyn BufRead) -> io::Result<Option<ResponseHead>> {
+        let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+            return Ok(None);
+        };
+        let status_line = String::from_utf8_lossy(&line).into_owned();
+        let mut parts = status_line.split_whitespace();
+        let version_ok = parts.next().is_some_and(|v| v.starts_with("HTTP/"));
+        let status = parts
+            .next()
+            .filter(|s| s.len() == 3)
+            .and_then(|s| s.parse::<u16>().ok())
+            .filter(|s| (100..=599).contains(s));
+        let (true, Some(status)) = (version_ok, status) else {
+            return Ok(None);
+        };
+        let mut fields = Fields::new();
+        for _ in 0..MAX_FIELDS {
+            let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+                return Ok(None);
+            };
+            if line.is_empty() {
+                return Ok(Some(ResponseHead {
+                    status,
+                    status_line,
+                    fields,
+                }));
+            }
+            let text = String::from_utf8_lossy(&line);
+            if text.starts_with([' ', '\t']) && fields.continue_last(&text) {
+                continue;
+            }
+            // A malformed field is dropped, not fatal: servers send odd headers, and
+            // the payload after them is still the capture.
+            if let Some((name, value)) = split_field(&text) {
+                fields.push(name, value);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the payload is in chunked transfer coding.
+    pub fn is_chunked(&self) -> bool {
+        self.fields
+            .get("Transfer-Encoding")
+            .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"))
+    }
+
+    /// The media type without parameters, lower-cased (`text/html`), if given.
+    pub fn mime(&self) -> Option<String> {
+        let v = self.fields.get("Content-Type")?;
+        let mime = v.split(';').next()?.trim().to_ascii_lowercase();
+        (!mime.is_empty()).then_some(mime)
+    }
+
+    /// The head as it was sent: status line, fields, empty line.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = format!("{}\r\n", self.status_line);
+        for (name, value) in self.fields.iter() {
+            out.push_str(&format!("{name}: {value}\r\n"));
+        }
+        out.push_str("\r\n");
+        out.into_bytes()
+    }
+}
+
+fn eof_is_none<T>(e: io::Error) -> io::Result<Option<T>> {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        Ok(None)
+    } else {
+        Err(e)
+    }
+}
+
+/// Undoes chunked transfer coding (RFC 9112 §7.1). A body cut short or malformed yields
+/// what could be decoded: replay shows what was captured, no more.
+pub fn dechunk(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut rest = body;
+    loop {
+        let Some(eol) = rest.iter().position(|&b| b == b'\n') else {
+            return out;
+        };
+        let size_text = String::from_utf8_lossy(&rest[..eol]);
+        let size_text = size_text.split(';').next().unwrap_or("").trim();
+        let Ok(size) = usize::from_str_radix(size_text, 16) else {
+            return out;
+        };
+        rest = &rest[eol + 1..];
+        if size == 0 {
+            return out;
+        }
+        let take = size.min(rest.len());
+        out.extend_from_slice(&rest[..take]);
+        rest = &rest[take..];
+        rest = rest.strip_prefix(b"\r\n").unwrap_or(rest);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_response_head_and_leaves_the_payload() {
+        let mut input: &[u8] =
+            b"HTTP/1.1 404 Not Found\r\nContent-Type: Text/HTML; charset=utf-8\r\nX: a\r\n b\r\n\r\nbody";
+        let head = ResponseHead::read(&mut input).unwrap().unwrap();
+        assert_eq!(head.status, 404);
+        assert_eq!(head.mime().as_deref(), Some("text/html"));
+        assert_eq!(head.fields.get("x"), Some("a b"));
+        assert_eq!(input, b"body");
+    }
+
+    #[test]
+    fn non_http_blocks_are_not_responses() {
+        for block in [&b"GET / HTTP/1.1\r\n\r\n"[..], b"HTTP/1.1 20 OK\r\n\r\n", b"HTTP/1.1 200 OK\r\n"] {
+            let mut input = block;
+            assert_eq!(ResponseHead::read(&mut input).unwrap(), None);
+        }
+    }
+
+    #[test]
+    fn dechunks_and_survives_garbage() {
+        assert_eq!(dechunk(b"4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\n"), b"Wikipedia");
+        assert_eq!(dechunk(b"ff\r\nshort"), b"short");
+        assert_eq!(dechunk(b"zz\r\n"), b"");
+    }
+}

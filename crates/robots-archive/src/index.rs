@@ -1,0 +1,280 @@
+//! The archive's index in SQLite: one row per captured response with its verdict and
+//! embargo end, the robots.txt captures, first observations, files and releases.
+
+use std::path::Path;
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use crate::digest::Digest;
+use crate::time::Timestamp;
+use crate::Error;
+
+/// The index file inside an archive directory.
+pub const INDEX_FILE: &str = "index.sqlite3";
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    sha1 TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    complete INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id),
+    offset INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    warc_record_id TEXT,
+    url TEXT NOT NULL,
+    urlkey TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    captured INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    mime TEXT,
+    digest TEXT NOT NULL,
+    last_modified TEXT,
+    robots_record INTEGER REFERENCES records(id),
+    verdict TEXT,
+    embargo_days INTEGER,
+    embargo_until INTEGER,
+    pending INTEGER NOT NULL DEFAULT 1,
+    release_batch INTEGER,
+    tombstone_batch INTEGER,
+    UNIQUE (file_id, offset)
+);
+CREATE INDEX IF NOT EXISTS records_by_url ON records(url, captured);
+CREATE INDEX IF NOT EXISTS records_by_urlkey ON records(urlkey, captured);
+CREATE INDEX IF NOT EXISTS records_unreleased_by_origin ON records(origin)
+    WHERE release_batch IS NULL;
+CREATE INDEX IF NOT EXISTS records_pending ON records(id) WHERE pending = 1;
+CREATE INDEX IF NOT EXISTS records_due ON records(embargo_until, id)
+    WHERE release_batch IS NULL AND embargo_until IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_untombstoned ON records(embargo_until, id)
+    WHERE tombstone_batch IS NULL AND release_batch IS NULL AND embargo_until IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_by_release ON records(release_batch)
+    WHERE release_batch IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_by_tombstone ON records(tombstone_batch)
+    WHERE tombstone_batch IS NOT NULL;
+CREATE TABLE IF NOT EXISTS robots_txt (
+    record INTEGER PRIMARY KEY REFERENCES records(id),
+    origin TEXT NOT NULL,
+    captured INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    body BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS robots_by_origin ON robots_txt(origin, captured);
+CREATE TABLE IF NOT EXISTS first_seen (url TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS releases (
+    id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    file TEXT NOT NULL,
+    state TEXT NOT NULL
+);
+";
+
+/// What the robots.txt in force at capture time said about a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureVerdict {
+    /// Allowed for the archive's agent: published once its embargo (if any) ends.
+    Allowed,
+    /// Captured although disallowed: never published, never replayed.
+    Disallowed,
+    /// No robots.txt capture of its origin near enough in time: no known embargo, so
+    /// held back until a robots.txt is ingested for it.
+    NoRobots,
+}
+
+impl CaptureVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaptureVerdict::Allowed => "allowed",
+            CaptureVerdict::Disallowed => "disallowed",
+            CaptureVerdict::NoRobots => "no-robots",
+        }
+    }
+
+    fn parse(text: &str) -> Option<CaptureVerdict> {
+        match text {
+            "allowed" => Some(CaptureVerdict::Allowed),
+            "disallowed" => Some(CaptureVerdict::Disallowed),
+            "no-robots" => Some(CaptureVerdict::NoRobots),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a record may be shown at a given time, as `serve`, CDX and `status` say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Its embargo has ended (or it had none): replayed and released.
+    Released,
+    /// Allowed, but its embargo has not ended: a tombstone only.
+    Embargoed,
+    /// Captured while disallowed: a tombstone only, forever.
+    Disallowed,
+    /// No robots.txt governs it: a tombstone only, until one is ingested.
+    NoRobots,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Released => "released",
+            Access::Embargoed => "embargoed",
+            Access::Disallowed => "disallowed",
+            Access::NoRobots => "no-robots",
+        }
+    }
+}
+
+/// One indexed capture, as read back for serving, CDX and release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub id: i64,
+    /// The file name in the sealed store.
+    pub file: String,
+    pub offset: u64,
+    pub length: u64,
+    pub url: String,
+    pub urlkey: String,
+    pub captured: Timestamp,
+    pub status: u16,
+    pub mime: Option<String>,
+    pub digest: Digest,
+    pub warc_record_id: Option<String>,
+    pub verdict: Option<CaptureVerdict>,
+    pub embargo_days: Option<u32>,
+    /// When publication may start; `None` when it never may (flagged records).
+    pub embargo_until: Option<Timestamp>,
+    /// The index row of the robots.txt capture that governed it.
+    pub robots_record: Option<i64>,
+}
+
+impl Entry {
+    /// Its access at time `at`. A record not yet assessed (an ingest was interrupted)
+    /// counts as having no robots.txt: withheld until the next ingest assesses it.
+    pub fn access(&self, at: Timestamp) -> Access {
+        match (self.verdict, self.embargo_until) {
+            (Some(CaptureVerdict::Allowed), Some(end)) if end <= at => Access::Released,
+            (Some(CaptureVerdict::Allowed), Some(_)) => Access::Embargoed,
+            (Some(CaptureVerdict::Disallowed), _) => Access::Disallowed,
+            _ => Access::NoRobots,
+        }
+    }
+
+    /// The columns [`Entry::from_row`] reads, for `SELECT {ENTRY_COLUMNS} FROM …`.
+    pub(crate) const COLUMNS: &'static str = "r.id, f.name, r.offset, r.length, r.url, \
+        r.urlkey, r.captured, r.status, r.mime, r.digest, r.warc_record_id, r.verdict, \
+        r.embargo_days, r.embargo_until, r.robots_record";
+
+    pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Entry> {
+        Ok(Entry {
+            id: row.get(0)?,
+            file: row.get(1)?,
+            offset: row.get(2)?,
+            length: row.get(3)?,
+            url: row.get(4)?,
+            urlkey: row.get(5)?,
+            captured: Timestamp::from_unix(row.get(6)?),
+            status: row.get(7)?,
+            mime: row.get(8)?,
+            digest: Digest::from_header(&row.get::<_, String>(9)?),
+            warc_record_id: row.get(10)?,
+            verdict: row
+                .get::<_, Option<String>>(11)?
+                .and_then(|v| CaptureVerdict::parse(&v)),
+            embargo_days: row.get(12)?,
+            embargo_until: row.get::<_, Option<i64>>(13)?.map(Timestamp::from_unix),
+            robots_record: row.get(14)?,
+        })
+    }
+}
+
+/// The open index of one archive.
+pub struct Index {
+    pub(crate) conn: Connection,
+}
+
+impl Index {
+    /// Opens the index in `dir`, creating it (and its tables) when `create` is set.
+    pub fn open(dir: &Path, create: bool) -> Result<Index, Error> {
+        let path = dir.join(INDEX_FILE);
+        if !create && !path.exists() {
+            return Err(Error::NotAnArchive {
+                dir: dir.to_owned(),
+            });
+        }
+        let conn = Connection::open(&path)?;
+        // WAL lets `serve` read while `ingest` or `release` write; FULL sync makes each
+        // committed step of a release survive a crash, which exactly-once relies on.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Index { conn })
+    }
+
+    /// A value from the `meta` table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Sets a value in the `meta` table.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), Error> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// The captures of `url`, oldest first.
+    pub fn captures_of(&self, url: &str) -> Result<Vec<Entry>, Error> {
+        self.select(
+            "WHERE r.url = ?1 ORDER BY r.captured, r.id",
+            params![url],
+        )
+    }
+
+    /// The captures whose URL's SURT key starts with `prefix`, in key then time order.
+    pub fn captures_with_key_prefix(&self, prefix: &str, limit: u32) -> Result<Vec<Entry>, Error> {
+        // `prefix || x'ff'`-style upper bounds break on multi-byte text, so the range
+        // is taken with GLOB-free comparison on the key and a substring check.
+        self.select(
+            "WHERE r.urlkey >= ?1 AND substr(r.urlkey, 1, length(?1)) = ?1
+             ORDER BY r.urlkey, r.captured, r.id LIMIT ?2",
+            params![prefix, limit],
+        )
+    }
+
+    /// The capture of `url` nearest in time to `at` (the earlier one on a tie).
+    pub fn nearest_capture(&self, url: &str, at: Timestamp) -> Result<Option<Entry>, Error> {
+        Ok(self
+            .select(
+                "WHERE r.url = ?1 ORDER BY abs(r.captured - ?2), r.captured, r.id LIMIT 1",
+                params![url, at.unix()],
+            )?
+            .pop())
+    }
+
+    pub(crate) fn select(
+        &self,
+        clause: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<Entry>, Error> {
+        let sql = format!(
+            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id {clause}",
+            Entry::COLUMNS
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params, Entry::from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}

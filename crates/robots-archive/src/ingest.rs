@@ -1,0 +1,258 @@
+//! Ingest: seal a WARC file into the store and index its response records in one
+//! streaming pass, then let `assess` work out verdicts and embargo ends.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use rusqlite::{params, Transaction};
+
+use crate::digest::{Digest, DigestWriter};
+use crate::http::{dechunk, ResponseHead};
+use crate::index::Index;
+use crate::store::{io_error, Store};
+use crate::time::Timestamp;
+use crate::url::{is_robots_txt, surt, Origin};
+use crate::warc::{Fields, Reader};
+use crate::Error;
+
+/// How many records go into one index transaction: enough to make commits cheap,
+/// few enough that an interrupted ingest loses little work.
+const RECORDS_PER_COMMIT: usize = 2000;
+
+/// What one ingest did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IngestReport {
+    /// The file's name in the sealed store.
+    pub stored_as: String,
+    /// The file had been ingested completely before: nothing was done.
+    pub already_ingested: bool,
+    /// Response records indexed (robots.txt captures included).
+    pub responses: u64,
+    /// Of those, robots.txt captures.
+    pub robots_txt: u64,
+    /// Records that are not HTTP responses (requests, metadata, warcinfo…), skipped.
+    pub skipped: u64,
+    /// Size of the file in bytes.
+    pub bytes: u64,
+}
+
+/// What pass one keeps of a response record's block.
+struct Response {
+    head: ResponseHead,
+    digest: Digest,
+    /// The payload (up to the parse limit) when this is a robots.txt capture.
+    robots_body: Option<Vec<u8>>,
+}
+
+pub(crate) fn ingest_file(
+    index: &mut Index,
+    store: &Store,
+    source: &Path,
+    progress: &mut dyn FnMut(u64),
+) -> Result<IngestReport, Error> {
+    let sealed = store.seal(source, progress)?;
+    let known: Option<(i64, bool)> = index
+        .conn
+        .query_row(
+            "SELECT id, complete FROM files WHERE sha1 = ?1",
+            [&sealed.sha1],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .ok();
+    let mut report = IngestReport {
+        stored_as: sealed.name.clone(),
+        already_ingested: false,
+        responses: 0,
+        robots_txt: 0,
+        skipped: 0,
+        bytes: sealed.size,
+    };
+    let file_id = match known {
+        Some((_, true)) => {
+            report.already_ingested = true;
+            return Ok(report);
+        }
+        // Interrupted before: index again; rows already there are kept as they are.
+        Some((id, false)) => id,
+        None => {
+            index.conn.execute(
+                "INSERT INTO files (name, sha1, source, size) VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    sealed.name,
+                    sealed.sha1,
+                    source.display().to_string(),
+                    sealed.size
+                ],
+            )?;
+            index.conn.last_insert_rowid()
+        }
+    };
+    let path = store.path(&sealed.name);
+    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+    let mut last_pos = 0;
+    loop {
+        let tx = index.conn.transaction()?;
+        let mut done = true;
+        for _ in 0..RECORDS_PER_COMMIT {
+            let Some(record) = reader.next(read_response)? else {
+                break;
+            };
+            let pos = reader.position();
+            progress(pos - last_pos);
+            last_pos = pos;
+            done = false;
+            match (record.value, target_uri(&record.fields)) {
+                (Some(response), Some(url)) if is_response(&record.fields) => {
+                    let Some(captured) = capture_time(&record.fields) else {
+                        report.skipped += 1;
+                        continue;
+                    };
+                    let robots = response.robots_body.is_some();
+                    let loc = (record.location.offset, record.location.length);
+                    index_response(&tx, file_id, loc, &record.fields, &url, captured, response)?;
+                    report.responses += 1;
+                    report.robots_txt += u64::from(robots);
+                }
+                _ => report.skipped += 1,
+            }
+        }
+        tx.commit()?;
+        if done {
+            break;
+        }
+    }
+    index
+        .conn
+        .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
+    Ok(report)
+}
+
+fn is_response(fields: &Fields) -> bool {
+    fields
+        .get("WARC-Type")
+        .is_some_and(|t| t.eq_ignore_ascii_case("response"))
+}
+
+/// The target URI, without the angle brackets WARC 1.1's grammar once showed.
+fn target_uri(fields: &Fields) -> Option<String> {
+    let uri = fields.get("WARC-Target-URI")?.trim();
+    let uri = uri.strip_prefix('<').and_then(|u| u.strip_suffix('>')).unwrap_or(uri);
+    Origin::of(uri).map(|_| uri.to_owned())
+}
+
+fn capture_time(fields: &Fields) -> Option<Timestamp> {
+    Timestamp::parse_rfc3339(fields.get("WARC-Date")?).ok()
+}
+
+/// The visitor for pass one: parses the HTTP head of a response record, digests the
+/// payload unless the record carries its digest, and keeps a robots.txt body.
+fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Response>> {
+    if !is_response(fields) || target_uri(fields).is_none() {
+        return Ok(None);
+    }
+    let Some(head) = ResponseHead::read(block)? else {
+        return Ok(None);
+    };
+    let is_robots = target_uri(fields).is_some_and(|u| is_robots_txt(&u));
+    let given = fields.get("WARC-Payload-Digest").map(Digest::from_header);
+    let mut digest = DigestWriter::new();
+    let robots_body = if is_robots {
+        let limit = robots::MIN_PARSE_LIMIT;
+        // Chunk framing takes a little room, so read a margin past the limit.
+        let mut raw = Vec::new();
+        block.take(limit as u64 * 2).read_to_end(&mut raw)?;
+        digest.update(&raw);
+        let mut body = if head.is_chunked() { dechunk(&raw) } else { raw };
+        body.truncate(limit);
+        Some(body)
+    } else {
+        None
+    };
+    let digest = match given {
+        Some(d) => d,
+        None => {
+            loop {
+                let buf = block.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                digest.update(buf);
+                let n = buf.len();
+                block.consume(n);
+            }
+            digest.finish()
+        }
+    };
+    Ok(Some(Response {
+        head,
+        digest,
+        robots_body,
+    }))
+}
+
+fn index_response(
+    tx: &Transaction<'_>,
+    file_id: i64,
+    (offset, length): (u64, u64),
+    fields: &Fields,
+    url: &str,
+    captured: Timestamp,
+    response: Response,
+) -> Result<(), Error> {
+    let origin = Origin::of(url).map(|o| o.as_str().to_owned()).unwrap_or_default();
+    let inserted = tx.execute(
+        "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url, urlkey,
+             origin, captured, status, mime, digest, last_modified)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            file_id,
+            offset,
+            length,
+            fields.get("WARC-Record-ID"),
+            url,
+            surt(url),
+            origin,
+            captured.unix(),
+            response.head.status,
+            response.head.mime(),
+            response.digest.as_header(),
+            response.head.fields.get("Last-Modified"),
+        ],
+    )?;
+    if inserted == 0 {
+        return Ok(());
+    }
+    let id = tx.last_insert_rowid();
+    // The first observation of a URL may move earlier; its unreleased captures are
+    // then assessed again, since their embargo ends move with it.
+    let moved = tx.execute(
+        "INSERT INTO first_seen (url, at) VALUES (?1, ?2)
+         ON CONFLICT (url) DO UPDATE SET at = excluded.at WHERE excluded.at < first_seen.at",
+        params![url, captured.unix()],
+    )?;
+    if moved > 0 {
+        tx.execute(
+            "UPDATE records SET pending = 1 WHERE url = ?1 AND release_batch IS NULL",
+            [url],
+        )?;
+    }
+    let status = response.head.status;
+    // 1xx and 3xx captures of robots.txt say nothing about the rules: a crawler that
+    // follows the redirect captures the target as a response of its own.
+    if let (Some(body), 200..=299 | 400..=599) = (response.robots_body, status) {
+        tx.execute(
+            "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, origin, captured.unix(), status, body],
+        )?;
+        // Only captures from 24 hours before this robots.txt on can be governed by it.
+        tx.execute(
+            "UPDATE records SET pending = 1
+             WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
+            params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
+        )?;
+    }
+    Ok(())
+}

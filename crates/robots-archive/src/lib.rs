@@ -1,0 +1,209 @@
+//! An embargo-aware web archive over WARC files, per the appendix of the Archive-Embargo
+//! draft: every capture keeps an embargo end; until then only a tombstone (URL, capture
+//! time, response headers, payload digest, embargo end) is shown; once it passes, the
+//! capture is replayed and released in bulk as public WARC files.
+//!
+//! ```no_run
+//! use robots_archive::{Archive, Timestamp};
+//! use std::path::Path;
+//!
+//! let mut archive = Archive::create(Path::new("my-archive"), "ExampleBot")?;
+//! archive.ingest(Path::new("crawl.warc.gz"), &mut |_bytes| {})?;
+//! let at = Timestamp::parse_rfc3339("2026-06-01T00:00:00Z")?;
+//! println!("{:?}", archive.status(at)?);
+//! let report = archive.release(at)?; // due records into my-archive/public/*.warc.gz
+//! println!("released {} records", report.released);
+//! # Ok::<(), robots_archive::Error>(())
+//! ```
+//!
+//! # An archive directory
+//! - `store/`: the sealed store, each ingested WARC file copied in under its SHA-1
+//!   (`<sha1>.warc.gz`), read-only, never modified and never served whole.
+//! - `index.sqlite3`: one row per captured HTTP response: URL, capture time, status, MIME
+//!   type, payload digest, file, offset and length, the robots.txt capture that governed
+//!   it, the verdict, the embargo period, Last-Modified, and the embargo end.
+//! - `public/`: the release files, `release-<n>-<time>.warc.gz`, gzipped per record.
+//!
+//! # Semantics
+//! - The archive has one agent (the crawler's product token), which honours embargoes;
+//!   it is fixed when the archive is created.
+//! - The robots.txt that governs a capture is the capture of `/robots.txt` of the same
+//!   origin (scheme, host, port) nearest in time: the latest at or before it, else the
+//!   earliest within 24 hours after it. 2xx: its rules apply; 4xx: no rules (RFC 9309
+//!   §2.3.1.3), released at once; 5xx: complete disallow (§2.3.1.4); 1xx and 3xx captures
+//!   are not robots.txt files and are skipped (a crawler records the redirect target).
+//! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
+//!   period, the response's Last-Modified, the first time the archive observed the URL
+//!   (across every ingest) and the capture time. Allowed without an embargo: released
+//!   at once (the end is the capture time).
+//! - **Disallowed** at capture (the crawler did not obey): flagged, never replayed or
+//!   released; `serve` answers 403 with a tombstone, releases never include it.
+//! - **No robots.txt** capture near enough: flagged `no-robots`, withheld (403) until an
+//!   ingest brings a robots.txt that governs it; then it is assessed again.
+//! - Re-ingesting a file is a no-op. An ingest that observes a URL earlier than before
+//!   moves its first observation and recomputes the end of its unreleased captures (an
+//!   earlier observation can only bring the end forward). A newly ingested robots.txt
+//!   re-assesses the unreleased captures it may govern; released ones stay released.
+//! - `serve`: a capture under embargo answers **451** with a tombstone (HTML, or JSON
+//!   when Accept prefers `application/json`), a flagged one **403**; the body is never
+//!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
+//! - `release`: every allowed record whose end has passed and that is not yet published
+//!   goes into a new public WARC file, copied byte for byte from the store; each
+//!   record still under embargo appears once, in the first release after its ingest, as
+//!   a `revisit` record with WARC-Profile [`TOMBSTONE_PROFILE`], its HTTP head, its
+//!   payload digest, a `WARC-Embargo-Until` field and no payload. Flagged records never
+//!   appear. A release killed at any point and run again publishes each record once.
+
+mod assess;
+mod cdx;
+mod digest;
+mod error;
+mod http;
+mod index;
+mod ingest;
+mod release;
+mod serve;
+mod status;
+mod store;
+mod time;
+mod tombstone;
+mod url;
+pub mod warc;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use robots::Agent;
+
+pub use cdx::{CdxLine, CdxQuery};
+pub use digest::Digest;
+pub use error::{Error, WarcProblem};
+pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
+pub use ingest::IngestReport;
+pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
+pub use serve::{respond, Request, Response, Server};
+pub use status::{Status, UpcomingRelease};
+pub use store::STORE_DIR;
+pub use time::Timestamp;
+pub use tombstone::{Tombstone, TOMBSTONE_PROFILE};
+
+use index::Index;
+use store::Store;
+
+/// The `meta` key holding the archive's agent.
+const AGENT_KEY: &str = "agent";
+
+/// An archive directory, open.
+pub struct Archive {
+    dir: PathBuf,
+    index: Index,
+    store: Store,
+    agent: Agent,
+}
+
+impl Archive {
+    /// Opens the archive in `dir` for `agent` (a product token such as `ExampleBot`),
+    /// creating the directory and its index when missing.
+    pub fn create(dir: &Path, agent: &str) -> Result<Archive, Error> {
+        let parsed = Agent::new(agent)?.honouring_embargo();
+        std::fs::create_dir_all(dir).map_err(|e| store::io_error(dir, e))?;
+        let index = Index::open(dir, true)?;
+        match index.meta(AGENT_KEY)? {
+            Some(stored) if !stored.eq_ignore_ascii_case(parsed.token()) => {
+                return Err(Error::AgentMismatch {
+                    stored,
+                    given: agent.to_owned(),
+                })
+            }
+            Some(_) => {}
+            None => index.set_meta(AGENT_KEY, parsed.token())?,
+        }
+        Ok(Archive {
+            store: Store::new(dir)?,
+            dir: dir.to_owned(),
+            index,
+            agent: parsed,
+        })
+    }
+
+    /// Opens an existing archive.
+    pub fn open(dir: &Path) -> Result<Archive, Error> {
+        let index = Index::open(dir, false)?;
+        let token = index
+            .meta(AGENT_KEY)?
+            .ok_or_else(|| Error::NotAnArchive { dir: dir.to_owned() })?;
+        Ok(Archive {
+            store: Store::new(dir)?,
+            dir: dir.to_owned(),
+            index,
+            agent: Agent::new(&token)?.honouring_embargo(),
+        })
+    }
+
+    /// The archive's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The agent whose verdicts the archive keeps.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// Seals a WARC file into the store, indexes its responses and assesses them;
+    /// `progress` hears of each batch of bytes read (the file is read twice: once to
+    /// copy it into the store, once to index it).
+    pub fn ingest(
+        &mut self,
+        warc: &Path,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<IngestReport, Error> {
+        let report = ingest::ingest_file(&mut self.index, &self.store, warc, progress)?;
+        // Also finishes the assessment an interrupted ingest left pending.
+        assess::assess_pending(&mut self.index, &self.agent)?;
+        Ok(report)
+    }
+
+    /// Counts and upcoming release dates at time `at`.
+    pub fn status(&self, at: Timestamp) -> Result<Status, Error> {
+        status::status(&self.index, at)
+    }
+
+    /// Publishes what is due at `at` into `public/` (see the crate docs).
+    pub fn release(&mut self, at: Timestamp) -> Result<ReleaseReport, Error> {
+        self.release_observed(at, &mut |_| Ok(()))
+    }
+
+    /// [`Archive::release`], calling `observe` at each [`ReleaseStep`]; an error from it
+    /// stops the release there, as a crash would (crash-safety tests use this).
+    pub fn release_observed(
+        &mut self,
+        at: Timestamp,
+        observe: &mut dyn FnMut(ReleaseStep) -> io::Result<()>,
+    ) -> Result<ReleaseReport, Error> {
+        release::release(&mut self.index, &self.store, &self.dir, at, observe)
+    }
+
+    /// Every capture of `url`, oldest first.
+    pub fn captures_of(&self, url: &str) -> Result<Vec<Entry>, Error> {
+        self.index.captures_of(url)
+    }
+
+    /// The CDX listing for `query` at time `at`.
+    pub fn cdx(&self, query: &CdxQuery, at: Timestamp) -> Result<String, Error> {
+        cdx::listing(&self.index, query, at)
+    }
+
+    /// Answers one HTTP request as `serve` does, as of time `now`.
+    pub fn respond(&self, request: &Request, now: Timestamp) -> Response {
+        serve::respond(self, request, now)
+    }
+
+    pub(crate) fn index(&self) -> &Index {
+        &self.index
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+}

@@ -1,0 +1,374 @@
+//! Single-item access over HTTP: `/web/<timestamp>/<url>` replays a released capture or
+//! answers with its tombstone, and `/cdx` lists captures; on 127.0.0.1 by default.
+//!
+//! Status codes: a withheld record under embargo answers **451**, a record that will not
+//! be released by time alone (captured while disallowed, or with no robots.txt) **403**;
+//! both carry the tombstone, never the body. An unknown URL answers 404.
+
+use std::convert::Infallible;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+
+use crate::cdx::{self, CdxQuery};
+use crate::http::{dechunk, ResponseHead};
+use crate::index::Access;
+use crate::time::Timestamp;
+use crate::tombstone::{escape, Tombstone};
+use crate::{Archive, Error};
+
+/// A request as the archive sees it: target (path and query) and Accept header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub target: String,
+    pub accept: Option<String>,
+}
+
+/// A response before it goes on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Response {
+        Response {
+            status,
+            headers: vec![("Content-Type".to_owned(), content_type.to_owned())],
+            body: body.into(),
+        }
+    }
+
+    fn message(status: u16, json: bool, text: &str) -> Response {
+        if json {
+            let body = serde_json::json!({ "error": text }).to_string();
+            Response::new(status, "application/json", body)
+        } else {
+            let body = format!(
+                "<!doctype html>\n<html><body><p>{}</p></body></html>\n",
+                escape(text)
+            );
+            Response::new(status, "text/html; charset=utf-8", body)
+        }
+    }
+
+    /// The value of header `name`, if set.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Answers one request as of time `now`.
+pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
+    let json = wants_json(req.accept.as_deref());
+    let result = if let Some(rest) = req.target.strip_prefix("/web/") {
+        web(archive, rest, now, json)
+    } else if req.target == "/cdx" || req.target.starts_with("/cdx?") {
+        cdx_listing(archive, &req.target, now)
+    } else if req.target == "/" {
+        Ok(Response::message(
+            200,
+            json,
+            "Embargo-aware archive. Replay: /web/<14-digit timestamp>/<url>. \
+             Listing: /cdx?url=<url>&output=json",
+        ))
+    } else {
+        Ok(Response::message(404, json, "No such page: use /web/<timestamp>/<url> or /cdx?url=<url>"))
+    };
+    result.unwrap_or_else(|e| Response::message(500, json, &e.to_string()))
+}
+
+fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Response, Error> {
+    let Some((stamp, url)) = rest.split_once('/') else {
+        return Ok(Response::message(400, json, "expected /web/<timestamp>/<url>"));
+    };
+    // Replay modifiers such as `id_` follow the digits in Wayback URLs.
+    let digits = stamp.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let Ok(at) = Timestamp::parse_14_digits(digits) else {
+        return Ok(Response::message(400, json, "the timestamp must be 4 to 14 digits, e.g. 20260131120000"));
+    };
+    let url = normalise_url(url);
+    let Some(entry) = archive.index().nearest_capture(&url, at)? else {
+        return Ok(Response::message(404, json, &format!("{url} is not in this archive")));
+    };
+    let stored = archive.store().read(&entry)?;
+    let mut block = &stored.block[..];
+    let head = ResponseHead::read(&mut block).ok().flatten();
+    let access = entry.access(now);
+    if access == Access::Released {
+        if let Some(head) = head {
+            let body = if head.is_chunked() { dechunk(block) } else { block.to_vec() };
+            let mut headers: Vec<(String, String)> = head
+                .fields
+                .iter()
+                .filter(|(n, _)| !is_hop_by_hop(n))
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect();
+            headers.push(("Memento-Datetime".into(), entry.captured.http_date()));
+            headers.push(("Link".into(), format!("<{}>; rel=\"original\"", entry.url)));
+            headers.push(("X-Archive-Access".into(), access.as_str().into()));
+            return Ok(Response {
+                status: head.status,
+                headers,
+                body,
+            });
+        }
+    }
+    let tombstone = Tombstone::new(&entry, head.as_ref(), now);
+    let status = if access == Access::Embargoed { 451 } else { 403 };
+    let mut response = if json {
+        Response::new(status, "application/json", tombstone.to_json())
+    } else {
+        Response::new(status, "text/html; charset=utf-8", tombstone.to_html())
+    };
+    response.headers.extend([
+        ("Cache-Control".into(), "no-store".into()),
+        ("Memento-Datetime".into(), entry.captured.http_date()),
+        ("X-Archive-Access".into(), access.as_str().into()),
+    ]);
+    if let (Access::Embargoed, Some(end)) = (access, entry.embargo_until) {
+        response.headers.push(("X-Embargo-Until".into(), end.rfc3339()));
+    }
+    Ok(response)
+}
+
+fn cdx_listing(archive: &Archive, target: &str, now: Timestamp) -> Result<Response, Error> {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
+    let param = |name: &str| query_param(query, name);
+    let Some(url) = param("url").filter(|u| !u.is_empty()) else {
+        return Ok(Response::message(400, false, "give the URL to list: /cdx?url=<url>&output=json"));
+    };
+    let json = param("output").is_some_and(|o| o == "json");
+    let query = CdxQuery {
+        url: normalise_url(&url),
+        prefix: param("matchType").is_some_and(|m| m == "prefix"),
+        json,
+        limit: param("limit")
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(cdx::DEFAULT_LIMIT)
+            .min(cdx::DEFAULT_LIMIT),
+    };
+    let body = cdx::listing(archive.index(), &query, now)?;
+    let content_type = if json { "application/x-ndjson" } else { "text/plain; charset=utf-8" };
+    Ok(Response::new(200, content_type, body))
+}
+
+/// Accepts `http://…`, `https://…`, the `http:/…` some clients collapse `//` into, and a
+/// bare `example.com/…` (read as http).
+fn normalise_url(url: &str) -> String {
+    for scheme in ["http", "https"] {
+        if let Some(rest) = url.strip_prefix(scheme).and_then(|r| r.strip_prefix(":/")) {
+            return format!("{scheme}://{}", rest.trim_start_matches('/'));
+        }
+    }
+    format!("http://{url}")
+}
+
+fn is_hop_by_hop(name: &str) -> bool {
+    [
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "transfer-encoding",
+        "te",
+        "trailer",
+        "upgrade",
+        "content-length",
+    ]
+    .iter()
+    .any(|h| h.eq_ignore_ascii_case(name))
+}
+
+/// JSON when the Accept header ranks `application/json` above `text/html`.
+fn wants_json(accept: Option<&str>) -> bool {
+    let Some(accept) = accept else { return false };
+    let (mut json, mut html) = (0.0f32, 0.0f32);
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        match media.as_str() {
+            "application/json" => json = json.max(q),
+            "text/html" => html = html.max(q),
+            _ => {}
+        }
+    }
+    json > html
+}
+
+/// A query parameter, percent-decoded (`+` as space).
+fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == name).then(|| percent_decode(v))
+    })
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A bound server, ready to run.
+pub struct Server {
+    listener: TcpListener,
+    archive: Arc<Mutex<Archive>>,
+    at: Option<Timestamp>,
+}
+
+impl Server {
+    /// Binds `addr`. With `at`, the server answers as if it were that time (to preview
+    /// a release date, and for tests); otherwise it reads the clock per request.
+    pub fn bind(archive: Archive, addr: SocketAddr, at: Option<Timestamp>) -> Result<Server, Error> {
+        let listener = TcpListener::bind(addr).map_err(|e| Error::Io {
+            path: format!("address {addr}").into(),
+            source: e,
+        })?;
+        Ok(Server {
+            listener,
+            archive: Arc::new(Mutex::new(archive)),
+            at,
+        })
+    }
+
+    /// The address bound (useful when port 0 was asked for).
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.listener.local_addr().ok()
+    }
+
+    /// Serves until the process ends.
+    pub fn run(self) -> Result<(), Error> {
+        let io = |e| Error::Io {
+            path: "server".into(),
+            source: e,
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(io)?;
+        self.listener.set_nonblocking(true).map_err(io)?;
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(self.listener).map_err(io)?;
+            loop {
+                // An accept error (e.g. too many open files) is transient: go on.
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                let archive = self.archive.clone();
+                let at = self.at;
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| {
+                        handle(archive.clone(), at, req)
+                    });
+                    let io = hyper_util::rt::TokioIo::new(stream);
+                    // A client hanging up mid-response is not the server's problem.
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(io, service)
+                        .await;
+                });
+            }
+        })
+    }
+}
+
+async fn handle(
+    archive: Arc<Mutex<Archive>>,
+    at: Option<Timestamp>,
+    req: hyper::Request<Incoming>,
+) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let request = Request {
+        target: req
+            .uri()
+            .path_and_query()
+            .map_or("/".to_owned(), |p| p.as_str().to_owned()),
+        accept: req
+            .headers()
+            .get(hyper::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+    };
+    let response = if req.method() != hyper::Method::GET && req.method() != hyper::Method::HEAD {
+        Response::message(405, false, "only GET and HEAD are served")
+    } else {
+        let now = at.unwrap_or_else(Timestamp::now);
+        // SQLite and file reads block: keep them off the async workers.
+        tokio::task::spawn_blocking(move || {
+            let archive = archive.lock().unwrap_or_else(|p| p.into_inner());
+            respond(&archive, &request, now)
+        })
+        .await
+        .unwrap_or_else(|_| Response::message(500, false, "the request failed"))
+    };
+    let mut builder = hyper::Response::builder().status(response.status);
+    for (name, value) in &response.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    Ok(builder
+        .body(Full::new(Bytes::from(response.body)))
+        .unwrap_or_else(|_| {
+            let mut r = hyper::Response::new(Full::new(Bytes::from_static(b"bad captured header")));
+            *r.status_mut() = hyper::StatusCode::BAD_GATEWAY;
+            r
+        }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_ranks_json_and_html() {
+        assert!(wants_json(Some("application/json")));
+        assert!(!wants_json(Some("text/html,application/json;q=0.9")));
+        assert!(wants_json(Some("text/html;q=0.5, application/json")));
+        assert!(!wants_json(Some("*/*")));
+        assert!(!wants_json(None));
+    }
+
+    #[test]
+    fn query_parameters_are_decoded() {
+        let q = "url=http%3A%2F%2Fx%2Fa%3Fb%3Dc&output=json&bad=%zz%4";
+        assert_eq!(query_param(q, "url").as_deref(), Some("http://x/a?b=c"));
+        assert_eq!(query_param(q, "output").as_deref(), Some("json"));
+        assert_eq!(query_param(q, "bad").as_deref(), Some("%zz%4"));
+        assert_eq!(query_param(q, "none"), None);
+    }
+
+    #[test]
+    fn urls_in_paths_are_normalised() {
+        assert_eq!(normalise_url("http://x/a"), "http://x/a");
+        assert_eq!(normalise_url("https:/x/a"), "https://x/a");
+        assert_eq!(normalise_url("x/a"), "http://x/a");
+    }
+}

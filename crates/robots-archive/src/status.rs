@@ -1,0 +1,99 @@
+//! `status`: how many records are released, embargoed and flagged at a given time, how
+//! many are published, and when the next releases fall due.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use crate::index::Index;
+use crate::time::Timestamp;
+use crate::Error;
+
+/// How many upcoming release days `status` lists.
+const NEXT_DAYS: usize = 5;
+
+/// The state of an archive at one time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Status {
+    /// The time the counts are for (RFC 3339).
+    pub at: String,
+    /// Indexed response records.
+    pub records: u64,
+    /// Allowed records whose embargo has ended (or who had none).
+    pub released: u64,
+    /// Of those, already written to `public/` by `release`.
+    pub published: u64,
+    /// Allowed records still under embargo.
+    pub embargoed: u64,
+    /// Flagged: captured while disallowed; never released.
+    pub disallowed: u64,
+    /// Flagged: no robots.txt capture governs them; withheld.
+    pub no_robots: u64,
+    /// The next days on which embargoes end, with how many records each.
+    pub next_releases: Vec<UpcomingRelease>,
+}
+
+/// Records whose embargo ends on one UTC day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UpcomingRelease {
+    /// The first embargo end that day (RFC 3339).
+    pub first: String,
+    pub records: u64,
+}
+
+pub(crate) fn status(index: &Index, at: Timestamp) -> Result<Status, Error> {
+    let count = |sql: &str| -> Result<u64, Error> {
+        Ok(index.conn.query_row(sql, [at.unix()], |r| r.get(0))?)
+    };
+    let records = count("SELECT count(*) FROM records WHERE ?1 = ?1")?;
+    let released = count(
+        "SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until <= ?1",
+    )?;
+    let embargoed =
+        count("SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until > ?1")?;
+    let disallowed =
+        count("SELECT count(*) FROM records WHERE verdict = 'disallowed' AND ?1 = ?1")?;
+    let published = count(
+        "SELECT count(*) FROM records r JOIN releases b ON b.id = r.release_batch
+         WHERE b.state = 'done' AND ?1 = ?1",
+    )?;
+    // Day by day, each step an index range: cheap however large the archive.
+    let mut next_releases = Vec::new();
+    let mut from = at.unix();
+    while next_releases.len() < NEXT_DAYS {
+        let first: Option<i64> = index
+            .conn
+            .query_row(
+                "SELECT embargo_until FROM records
+                 WHERE release_batch IS NULL AND embargo_until IS NOT NULL
+                   AND embargo_until > ?1 AND verdict = 'allowed'
+                 ORDER BY embargo_until LIMIT 1",
+                [from],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(first) = first else { break };
+        let day_end = (first.div_euclid(86_400) + 1) * 86_400;
+        let records: u64 = index.conn.query_row(
+            "SELECT count(*) FROM records
+             WHERE release_batch IS NULL AND embargo_until IS NOT NULL
+               AND embargo_until >= ?1 AND embargo_until < ?2 AND verdict = 'allowed'",
+            params![first, day_end],
+            |r| r.get(0),
+        )?;
+        next_releases.push(UpcomingRelease {
+            first: Timestamp::from_unix(first).rfc3339(),
+            records,
+        });
+        from = day_end - 1;
+    }
+    Ok(Status {
+        at: at.rfc3339(),
+        records,
+        released,
+        published,
+        embargoed,
+        disallowed,
+        no_robots: records.saturating_sub(released + embargoed + disallowed),
+        next_releases,
+    })
+}

@@ -1,0 +1,138 @@
+//! The sealed store: ingested WARC files copied in under their SHA-1, made read-only,
+//! never modified and never served whole; records are read from it one by one.
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use sha1::{Digest as _, Sha1};
+
+use crate::index::Entry;
+use crate::warc::Reader;
+use crate::Error;
+
+/// The store's folder inside an archive directory.
+pub const STORE_DIR: &str = "store";
+
+/// A file sealed into the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sealed {
+    /// Its name in the store: `<sha1 hex>.warc` or `<sha1 hex>.warc.gz`.
+    pub name: String,
+    pub sha1: String,
+    pub size: u64,
+}
+
+/// One record read back from the store.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    /// The record's bytes as stored: its gzip member, or the plain record.
+    pub raw: Vec<u8>,
+    pub gzipped: bool,
+    pub block: Vec<u8>,
+}
+
+/// The sealed store of one archive.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store of the archive in `archive_dir` (created when missing).
+    pub fn new(archive_dir: &Path) -> Result<Store, Error> {
+        let dir = archive_dir.join(STORE_DIR);
+        fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+        Ok(Store { dir })
+    }
+
+    /// The path of a stored file.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Copies `source` into the store, hashing it on the way (constant memory), and
+    /// reports bytes copied to `progress`. A file already stored is not copied twice.
+    pub fn seal(&self, source: &Path, progress: &mut dyn FnMut(u64)) -> Result<Sealed, Error> {
+        let mut input = File::open(source).map_err(|e| io_error(source, e))?;
+        let incoming = self.dir.join(format!(".incoming-{}", std::process::id()));
+        let mut out = File::create(&incoming).map_err(|e| io_error(&incoming, e))?;
+        let mut hasher = Sha1::new();
+        let mut buf = vec![0u8; 256 * 1024];
+        let (mut size, mut first) = (0u64, [0u8; 2]);
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io_error(source, e)),
+            };
+            if size == 0 && n >= 2 {
+                first = [buf[0], buf[1]];
+            }
+            hasher.update(&buf[..n]);
+            out.write_all(&buf[..n]).map_err(|e| io_error(&incoming, e))?;
+            size += n as u64;
+            progress(n as u64);
+        }
+        out.sync_all().map_err(|e| io_error(&incoming, e))?;
+        drop(out);
+        let sha1: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let ext = if first == [0x1f, 0x8b] { "warc.gz" } else { "warc" };
+        let name = format!("{sha1}.{ext}");
+        let path = self.path(&name);
+        if path.exists() {
+            fs::remove_file(&incoming).map_err(|e| io_error(&incoming, e))?;
+        } else {
+            let mut perms = fs::metadata(&incoming)
+                .map_err(|e| io_error(&incoming, e))?
+                .permissions();
+            perms.set_readonly(true);
+            fs::set_permissions(&incoming, perms).map_err(|e| io_error(&incoming, e))?;
+            fs::rename(&incoming, &path).map_err(|e| io_error(&path, e))?;
+        }
+        Ok(Sealed { name, sha1, size })
+    }
+
+    /// Reads the record an index row points at, checking it is the one indexed.
+    pub fn read(&self, entry: &Entry) -> Result<Stored, Error> {
+        let path = self.path(&entry.file);
+        let mut file = File::open(&path).map_err(|e| io_error(&path, e))?;
+        file.seek(SeekFrom::Start(entry.offset))
+            .map_err(|e| io_error(&path, e))?;
+        let mut raw = Vec::new();
+        file.take(entry.length)
+            .read_to_end(&mut raw)
+            .map_err(|e| io_error(&path, e))?;
+        let mismatch = || Error::StoreMismatch {
+            file: entry.file.clone(),
+            offset: entry.offset,
+        };
+        if raw.len() as u64 != entry.length {
+            return Err(mismatch());
+        }
+        let mut reader = Reader::new(BufReader::new(&raw[..]), &path, entry.offset);
+        let record = reader
+            .next(|_, block| {
+                let mut v = Vec::new();
+                block.read_to_end(&mut v)?;
+                Ok(v)
+            })?
+            .ok_or_else(mismatch)?;
+        if record.fields.get("WARC-Record-ID") != entry.warc_record_id.as_deref() {
+            return Err(mismatch());
+        }
+        Ok(Stored {
+            gzipped: raw.starts_with(&[0x1f, 0x8b]),
+            raw,
+            block: record.value,
+        })
+    }
+}
+
+pub(crate) fn io_error(path: &Path, source: io::Error) -> Error {
+    Error::Io {
+        path: path.to_owned(),
+        source,
+    }
+}

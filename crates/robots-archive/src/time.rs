@@ -1,0 +1,274 @@
+//! Instants as the archive stores and shows them: whole seconds of UTC, read from RFC 3339
+//! (`--at`, WARC-Date) and written as RFC 3339, HTTP-dates and 14-digit Wayback stamps.
+
+use std::fmt;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::Error;
+
+/// An instant in whole seconds since 1970-01-01T00:00:00Z (negative before it).
+///
+/// Seconds are the precision of WARC-Date in practice and of HTTP-dates, so nothing is
+/// lost, and the index can sort and compare plain integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(i64);
+
+const DAY: i64 = 86_400;
+
+impl Timestamp {
+    /// The instant `secs` seconds after the Unix epoch.
+    pub fn from_unix(secs: i64) -> Timestamp {
+        Timestamp(secs)
+    }
+
+    /// Seconds since the Unix epoch.
+    pub fn unix(self) -> i64 {
+        self.0
+    }
+
+    /// The current time, truncated to the second.
+    pub fn now() -> Timestamp {
+        Timestamp::from(SystemTime::now())
+    }
+
+    /// This instant plus `secs` seconds (saturating).
+    pub fn plus_secs(self, secs: i64) -> Timestamp {
+        Timestamp(self.0.saturating_add(secs))
+    }
+
+    /// Reads RFC 3339 (`2026-01-31T12:00:00Z`, `2026-01-31T13:00:00.5+01:00`); a
+    /// fraction of a second is dropped.
+    pub fn parse_rfc3339(text: &str) -> Result<Timestamp, Error> {
+        parse_rfc3339(text.trim()).ok_or_else(|| Error::BadTime {
+            value: text.to_owned(),
+            expected: "an RFC 3339 date-time such as 2026-01-31T12:00:00Z",
+        })
+    }
+
+    /// Reads a 14-digit Wayback timestamp (`20260131120000`, UTC); shorter prefixes
+    /// (`2026`, `202601`…) mean the start of that period, as Wayback URLs allow.
+    pub fn parse_14_digits(text: &str) -> Result<Timestamp, Error> {
+        let bad = || Error::BadTime {
+            value: text.to_owned(),
+            expected: "a Wayback timestamp of 4 to 14 digits such as 20260131120000",
+        };
+        if !(4..=14).contains(&text.len()) || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let padded = format!("{text:0<14}");
+        let field = |r: std::ops::Range<usize>| padded[r].parse::<i64>().unwrap_or(0);
+        let (month, day) = (field(4..6).max(1), field(6..8).max(1));
+        from_parts(
+            field(0..4),
+            month,
+            day,
+            field(8..10),
+            field(10..12),
+            field(12..14),
+        )
+        .ok_or_else(bad)
+    }
+
+    /// `2026-01-31T12:00:00Z`, the form WARC-Date uses.
+    pub fn rfc3339(self) -> String {
+        let (y, mo, d, h, mi, s) = self.parts();
+        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    }
+
+    /// `20260131120000`, the form Wayback URLs and CDX lines use.
+    pub fn fourteen_digits(self) -> String {
+        let (y, mo, d, h, mi, s) = self.parts();
+        format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}")
+    }
+
+    /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7).
+    pub fn http_date(self) -> String {
+        httpdate::fmt_http_date(self.into())
+    }
+
+    fn parts(self) -> (i64, i64, i64, i64, i64, i64) {
+        let days = self.0.div_euclid(DAY);
+        let secs = self.0.rem_euclid(DAY);
+        let (y, m, d) = civil_from_days(days);
+        (y, m, d, secs / 3600, secs / 60 % 60, secs % 60)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.rfc3339())
+    }
+}
+
+impl From<SystemTime> for Timestamp {
+    fn from(t: SystemTime) -> Timestamp {
+        match t.duration_since(UNIX_EPOCH) {
+            Ok(d) => Timestamp(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            // Before 1970: round towards the past so that ordering is kept.
+            Err(e) => {
+                let d = e.duration();
+                let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+                Timestamp(-secs - i64::from(d.subsec_nanos() > 0))
+            }
+        }
+    }
+}
+
+impl From<Timestamp> for SystemTime {
+    fn from(t: Timestamp) -> SystemTime {
+        if t.0 >= 0 {
+            UNIX_EPOCH + Duration::from_secs(t.0.unsigned_abs())
+        } else {
+            UNIX_EPOCH - Duration::from_secs(t.0.unsigned_abs())
+        }
+    }
+}
+
+fn parse_rfc3339(s: &str) -> Option<Timestamp> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let part = b.get(r)?;
+        if part.iter().all(u8::is_ascii_digit) {
+            std::str::from_utf8(part).ok()?.parse().ok()
+        } else {
+            None
+        }
+    };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    if !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let local = from_parts(
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    )?;
+    let mut rest = &b[19..];
+    if rest.first() == Some(&b'.') {
+        let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        rest = &rest[1 + digits..];
+    }
+    let offset = match rest {
+        b"Z" | b"z" => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let digits = [*h1, *h2, *m1, *m2];
+            if !digits.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let v = |i: usize| i64::from(digits[i] - b'0');
+            let (hours, minutes) = (v(0) * 10 + v(1), v(2) * 10 + v(3));
+            if hours > 23 || minutes > 59 {
+                return None;
+            }
+            let secs = hours * 3600 + minutes * 60;
+            if *sign == b'+' {
+                secs
+            } else {
+                -secs
+            }
+        }
+        _ => return None,
+    };
+    Some(Timestamp(local.0 - offset))
+}
+
+fn from_parts(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<Timestamp> {
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let month_days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let valid = (1..=12).contains(&mo)
+        && (1..=month_days[usize::try_from(mo - 1).ok()?.min(11)]).contains(&d)
+        && (0..24).contains(&h)
+        && (0..60).contains(&mi)
+        // 60 allows a leap second, which then reads as the next minute's first.
+        && (0..=60).contains(&s);
+    valid.then(|| Timestamp(days_from_civil(y, mo, d) * DAY + h * 3600 + mi * 60 + s))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (eras of 400 years, March-based
+/// years so that the leap day falls at the end of a year).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The inverse of [`days_from_civil`].
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_round_trips_and_honours_offsets() {
+        let t = Timestamp::parse_rfc3339("2026-01-31T12:00:00Z").unwrap();
+        assert_eq!(t.unix(), 1_769_860_800);
+        assert_eq!(t.rfc3339(), "2026-01-31T12:00:00Z");
+        assert_eq!(t.fourteen_digits(), "20260131120000");
+        let shifted = Timestamp::parse_rfc3339("2026-01-31T13:30:00.250+01:30").unwrap();
+        assert_eq!(shifted, t);
+        assert_eq!(t.http_date(), "Sat, 31 Jan 2026 12:00:00 GMT");
+    }
+
+    #[test]
+    fn bad_dates_are_errors_not_panics() {
+        for bad in [
+            "",
+            "2026-02-30T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-01-01T00:00:00",
+            "2026-01-01T00:00:00+1:00",
+            "2026-01-01T00:00:00.Z",
+            "２026-01-01T00:00:00Z",
+            "yesterday",
+        ] {
+            assert!(Timestamp::parse_rfc3339(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn wayback_stamps_read_full_and_partial() {
+        let t = Timestamp::parse_14_digits("20240229235959").unwrap();
+        assert_eq!(t.rfc3339(), "2024-02-29T23:59:59Z");
+        let y = Timestamp::parse_14_digits("2024").unwrap();
+        assert_eq!(y.rfc3339(), "2024-01-01T00:00:00Z");
+        assert!(Timestamp::parse_14_digits("2023022900000").is_err());
+        assert!(Timestamp::parse_14_digits("20230229000000").is_err());
+        assert!(Timestamp::parse_14_digits("abc").is_err());
+    }
+
+    #[test]
+    fn civil_conversion_agrees_with_http_dates_across_centuries() {
+        for secs in [-86_401, 0, 951_782_400, 4_107_542_400, 1_769_860_800] {
+            let t = Timestamp::from_unix(secs);
+            let back = Timestamp::parse_rfc3339(&t.rfc3339()).unwrap();
+            assert_eq!(back, t);
+            if secs >= 0 {
+                let http = httpdate::parse_http_date(&t.http_date()).unwrap();
+                assert_eq!(Timestamp::from(http), t);
+            }
+        }
+    }
+}

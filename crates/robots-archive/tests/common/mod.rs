@@ -1,0 +1,127 @@
+//! Test helpers: synthetic WARC files of HTTP responses, written the way crawlers do.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use robots_archive::warc::{Fields, Writer};
+use robots_archive::{Archive, Timestamp};
+
+pub const AGENT: &str = "ExampleBot";
+
+/// One captured response.
+#[derive(Clone, Debug)]
+pub struct Capture {
+    pub url: String,
+    pub date: Timestamp,
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+pub fn t(text: &str) -> Timestamp {
+    Timestamp::parse_rfc3339(text).unwrap()
+}
+
+pub fn capture(url: &str, date: &str, status: u16, body: &[u8]) -> Capture {
+    Capture {
+        url: url.to_owned(),
+        date: t(date),
+        status,
+        headers: vec![("Content-Type".into(), "text/html".into())],
+        body: body.to_vec(),
+    }
+}
+
+impl Capture {
+    pub fn header(mut self, name: &str, value: &str) -> Capture {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    pub fn block(&self) -> Vec<u8> {
+        let mut block = format!("HTTP/1.1 {} X\r\n", self.status);
+        for (n, v) in &self.headers {
+            block.push_str(&format!("{n}: {v}\r\n"));
+        }
+        block.push_str(&format!("Content-Length: {}\r\n\r\n", self.body.len()));
+        let mut block = block.into_bytes();
+        block.extend_from_slice(&self.body);
+        block
+    }
+
+    pub fn fields(&self, n: usize) -> Fields {
+        let mut f = Fields::new();
+        f.push("WARC-Type", "response");
+        f.push("WARC-Record-ID", format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>"));
+        f.push("WARC-Date", self.date.rfc3339());
+        f.push("WARC-Target-URI", self.url.as_str());
+        f.push("Content-Type", "application/http; msgtype=response");
+        f
+    }
+}
+
+/// Writes captures as a WARC file gzipped per record, with a request record before
+/// each response as crawlers write them; `salt` keeps record IDs distinct across files.
+pub fn write_warc(path: &Path, captures: &[Capture], salt: usize) -> PathBuf {
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = Writer::new(file);
+    let mut info = Fields::new();
+    info.push("WARC-Type", "warcinfo");
+    info.push("WARC-Record-ID", format!("<urn:uuid:11111111-0000-4000-8000-{salt:012}>"));
+    w.write_record(&info, b"software: test\r\n").unwrap();
+    for (i, c) in captures.iter().enumerate() {
+        let mut req = Fields::new();
+        req.push("WARC-Type", "request");
+        req.push("WARC-Target-URI", c.url.as_str());
+        req.push("WARC-Date", c.date.rfc3339());
+        w.write_record(&req, b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        w.write_record(&c.fields(salt * 100_000 + i), &c.block()).unwrap();
+    }
+    w.finish().unwrap();
+    path.to_owned()
+}
+
+/// Writes captures as a plain (uncompressed) WARC file.
+pub fn write_plain_warc(path: &Path, captures: &[Capture], salt: usize) -> PathBuf {
+    let mut out = Vec::new();
+    for (i, c) in captures.iter().enumerate() {
+        let block = c.block();
+        out.extend_from_slice(b"WARC/1.0\r\n");
+        for (n, v) in c.fields(salt * 100_000 + i).iter() {
+            out.extend_from_slice(format!("{n}: {v}\r\n").as_bytes());
+        }
+        out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
+        out.extend_from_slice(&block);
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    std::fs::write(path, out).unwrap();
+    path.to_owned()
+}
+
+/// A new archive in a temporary directory with the given WARC ingested.
+pub fn archive_with(dir: &Path, captures: &[Capture]) -> Archive {
+    let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
+    let warc = write_warc(&dir.join("crawl.warc.gz"), captures, 1);
+    archive.ingest(&warc, &mut |_| {}).unwrap();
+    archive
+}
+
+/// The robots.txt used by most tests: a month's embargo on /news, /private disallowed.
+pub const ROBOTS: &[u8] = b"User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /private\n";
+
+pub const SITE: &str = "http://site.test";
+
+/// Runs `warcio <args>` if warcio can be found (env WARCIO, else PATH); `None` when it
+/// cannot, after printing a notice.
+pub fn warcio(args: &[&str]) -> Option<std::process::Output> {
+    let program = std::env::var("WARCIO").unwrap_or_else(|_| "warcio".to_owned());
+    match std::process::Command::new(&program).args(args).output() {
+        Ok(out) => Some(out),
+        Err(_) => {
+            eprintln!(
+                "NOTICE: `{program}` not found; skipping the warcio checks (set WARCIO=/path/to/warcio)"
+            );
+            None
+        }
+    }
+}

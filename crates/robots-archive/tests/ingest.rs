@@ -1,0 +1,237 @@
+//! Ingest: governing robots.txt, verdicts, embargo ends, first observations, re-ingest,
+//! and clear errors on damaged files.
+
+mod common;
+
+use common::*;
+use robots_archive::{Archive, CaptureVerdict, Error, Timestamp, WarcProblem};
+
+fn only(archive: &Archive, url: &str) -> robots_archive::Entry {
+    let mut v = archive.captures_of(url).unwrap();
+    assert_eq!(v.len(), 1, "{url}");
+    v.remove(0)
+}
+
+fn end(archive: &Archive, url: &str) -> Option<Timestamp> {
+    only(archive, url).embargo_until
+}
+
+#[test]
+fn embargo_end_follows_last_modified_and_first_observation() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = format!("{SITE}/robots.txt");
+    let archive = archive_with(
+        dir.path(),
+        &[
+            capture(&format!("{SITE}/news/a"), "2026-01-02T00:00:00Z", 200, b"a")
+                .header("Last-Modified", "Thu, 25 Dec 2025 00:00:00 GMT"),
+            capture(&robots, "2026-01-01T00:00:00Z", 200, ROBOTS),
+            capture(&format!("{SITE}/news/b"), "2026-01-02T00:00:00Z", 200, b"b")
+                .header("Last-Modified", "Fri, 01 Jan 2027 00:00:00 GMT"),
+            capture(&format!("{SITE}/news/c"), "2026-01-02T00:00:00Z", 200, b"c"),
+            capture(&format!("{SITE}/private/x"), "2026-01-02T00:00:00Z", 200, b"x"),
+        ],
+    );
+    // Last-Modified before the first observation: the embargo runs from it.
+    assert_eq!(end(&archive, &format!("{SITE}/news/a")), Some(t("2026-01-25T00:00:00Z")));
+    // Later than the capture: meaningless, so the first observation counts.
+    assert_eq!(end(&archive, &format!("{SITE}/news/b")), Some(t("2026-02-02T00:00:00Z")));
+    // Absent: the first observation.
+    assert_eq!(end(&archive, &format!("{SITE}/news/c")), Some(t("2026-02-02T00:00:00Z")));
+    let a = only(&archive, &format!("{SITE}/news/a"));
+    assert_eq!(a.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(a.embargo_days, Some(31));
+    let robots_row = only(&archive, &robots).id;
+    assert_eq!(a.robots_record, Some(robots_row));
+    let x = only(&archive, &format!("{SITE}/private/x"));
+    assert_eq!(x.verdict, Some(CaptureVerdict::Disallowed));
+    assert_eq!(x.embargo_until, None);
+    assert_eq!(x.robots_record, Some(robots_row));
+}
+
+#[test]
+fn last_modified_between_first_observation_and_capture_does_not_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("{SITE}/news/c");
+    let mut archive = archive_with(
+        dir.path(),
+        &[
+            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+            capture(&url, "2026-01-02T00:00:00Z", 200, b"c1"),
+        ],
+    );
+    let later = write_warc(
+        &dir.path().join("later.warc.gz"),
+        &[capture(&url, "2026-03-01T00:00:00Z", 200, b"c2")
+            .header("Last-Modified", "Sun, 15 Feb 2026 00:00:00 GMT")],
+        2,
+    );
+    archive.ingest(&later, &mut |_| {}).unwrap();
+    let captures = archive.captures_of(&url).unwrap();
+    assert_eq!(captures.len(), 2);
+    for c in captures {
+        assert_eq!(c.embargo_until, Some(t("2026-02-02T00:00:00Z")), "{}", c.captured);
+    }
+}
+
+#[test]
+fn an_earlier_observation_moves_the_end_of_every_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("{SITE}/news/d");
+    let mut archive = archive_with(
+        dir.path(),
+        &[
+            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+            capture(&url, "2026-03-01T00:00:00Z", 200, b"d2"),
+        ],
+    );
+    assert_eq!(end(&archive, &url), Some(t("2026-04-01T00:00:00Z")));
+    let earlier = write_warc(
+        &dir.path().join("earlier.warc.gz"),
+        &[capture(&url, "2026-02-01T00:00:00Z", 200, b"d1")],
+        2,
+    );
+    archive.ingest(&earlier, &mut |_| {}).unwrap();
+    let ends: Vec<_> = archive
+        .captures_of(&url)
+        .unwrap()
+        .iter()
+        .map(|c| c.embargo_until)
+        .collect();
+    assert_eq!(ends, [Some(t("2026-03-04T00:00:00Z")); 2]);
+}
+
+#[test]
+fn robots_txt_is_found_before_or_within_a_day_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |p: &str, at: &str| capture(&format!("{SITE}{p}"), at, 200, b"p");
+    let mut archive = archive_with(
+        dir.path(),
+        &[
+            // wget fetches the start page first, then robots.txt.
+            page("/news/first", "2026-01-01T00:00:00Z"),
+            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:10Z", 200, ROBOTS),
+            // Too long before the next robots.txt, after none: unknown.
+            page("/news/early", "2025-12-30T00:00:00Z"),
+            capture("http://other.test/page", "2026-01-01T00:00:00Z", 200, b"o"),
+            capture("http://gone.test/robots.txt", "2026-01-01T00:00:00Z", 404, b"nope"),
+            capture("http://gone.test/page", "2026-01-01T00:00:05Z", 200, b"g"),
+            capture("http://down.test/robots.txt", "2026-01-01T00:00:00Z", 503, b""),
+            capture("http://down.test/page", "2026-01-01T00:00:05Z", 200, b"d"),
+            capture("http://moved.test/robots.txt", "2026-01-01T00:00:00Z", 301, b""),
+            capture("http://moved.test/page", "2026-01-01T00:00:05Z", 200, b"m"),
+        ],
+    );
+    let first = only(&archive, &format!("{SITE}/news/first"));
+    assert_eq!(first.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(first.embargo_until, Some(t("2026-02-01T00:00:00Z")));
+    let early = format!("{SITE}/news/early");
+    assert_eq!(only(&archive, &early).verdict, Some(CaptureVerdict::NoRobots));
+    let other = only(&archive, "http://other.test/page");
+    assert_eq!((other.verdict, other.embargo_until), (Some(CaptureVerdict::NoRobots), None));
+    // 4xx: no rules, released at once.
+    let gone = only(&archive, "http://gone.test/page");
+    assert_eq!(gone.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(gone.embargo_until, Some(gone.captured));
+    // 5xx: complete disallow.
+    let down = only(&archive, "http://down.test/page");
+    assert_eq!(down.verdict, Some(CaptureVerdict::Disallowed));
+    // 3xx: not a robots.txt file at all.
+    assert_eq!(only(&archive, "http://moved.test/page").verdict, Some(CaptureVerdict::NoRobots));
+
+    // A robots.txt ingested later assesses the unknown capture again.
+    let more = write_warc(
+        &dir.path().join("more.warc.gz"),
+        &[capture(&format!("{SITE}/robots.txt"), "2025-12-29T23:00:00Z", 200, b"User-agent: *\nDisallow: /news\n")],
+        2,
+    );
+    archive.ingest(&more, &mut |_| {}).unwrap();
+    assert_eq!(only(&archive, &early).verdict, Some(CaptureVerdict::Disallowed));
+    // The latest robots.txt at or before a capture now exists for /news/first too, and
+    // wins over the one fetched just after it.
+    let first_again = only(&archive, &format!("{SITE}/news/first"));
+    assert_eq!(first_again.verdict, Some(CaptureVerdict::Disallowed));
+    assert_ne!(first_again.robots_record, first.robots_record);
+}
+
+#[test]
+fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let captures = [
+        capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+        capture(&format!("{SITE}/news/a"), "2026-01-01T00:00:01Z", 200, b"a"),
+    ];
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let plain = write_plain_warc(&dir.path().join("c.warc"), &captures, 1);
+    let first = archive.ingest(&plain, &mut |_| {}).unwrap();
+    assert_eq!((first.responses, first.robots_txt, first.already_ingested), (2, 1, false));
+    let again = archive.ingest(&plain, &mut |_| {}).unwrap();
+    assert!(again.already_ingested);
+    assert_eq!(archive.captures_of(&format!("{SITE}/news/a")).unwrap().len(), 1);
+    assert_eq!(archive.status(t("2026-01-01T00:00:00Z")).unwrap().records, 2);
+    // The store holds one sealed, read-only copy.
+    let stored = std::fs::read_dir(dir.path().join("archive/store")).unwrap().count();
+    assert_eq!(stored, 1);
+    let path = dir.path().join("archive/store").join(&first.stored_as);
+    assert!(std::fs::metadata(path).unwrap().permissions().readonly());
+    // Another agent cannot use this archive.
+    assert!(matches!(
+        Archive::create(&dir.path().join("archive"), "OtherBot"),
+        Err(Error::AgentMismatch { .. })
+    ));
+}
+
+fn ingest_error(bytes: &[u8]) -> Error {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.warc.gz");
+    std::fs::write(&path, bytes).unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    archive.ingest(&path, &mut |_| {}).unwrap_err()
+}
+
+fn problem(e: Error) -> WarcProblem {
+    match e {
+        Error::Warc { problem, .. } => problem,
+        other => panic!("expected a WARC problem, got {other}"),
+    }
+}
+
+#[test]
+fn damaged_files_give_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read(write_warc(
+        &dir.path().join("g.warc.gz"),
+        &[capture(&format!("{SITE}/a"), "2026-01-01T00:00:00Z", 200, &[b'x'; 5000])],
+        1,
+    ))
+    .unwrap();
+    assert_eq!(problem(ingest_error(&good[..good.len() - 10])), WarcProblem::Truncated);
+    let e = problem(ingest_error(b"<html>not a warc</html>"));
+    assert!(matches!(e, WarcProblem::NotAWarcRecord { .. }), "{e:?}");
+    let mut flipped = good.clone();
+    let mid = flipped.len() - 40;
+    flipped[mid] ^= 0xff;
+    let e = problem(ingest_error(&flipped));
+    let damaged = matches!(e, WarcProblem::BadGzip(_) | WarcProblem::Truncated | WarcProblem::BadRecordEnd);
+    assert!(damaged, "{e:?}");
+    // A whole-file gzip cannot be read record by record.
+    let plain = std::fs::read(write_plain_warc(
+        &dir.path().join("p.warc"),
+        &[
+            capture(&format!("{SITE}/a"), "2026-01-01T00:00:00Z", 200, b"a"),
+            capture(&format!("{SITE}/b"), "2026-01-01T00:00:00Z", 200, b"b"),
+        ],
+        1,
+    ))
+    .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &plain).unwrap();
+    let whole = gz.finish().unwrap();
+    assert_eq!(problem(ingest_error(&whole)), WarcProblem::SeveralRecordsPerMember);
+    let mut short = plain.clone();
+    short.truncate(plain.len() - 7);
+    assert_eq!(problem(ingest_error(&short)), WarcProblem::Truncated);
+    // The message says what to do.
+    let message = ingest_error(&whole).to_string();
+    assert!(message.contains("recompress"), "{message}");
+}
