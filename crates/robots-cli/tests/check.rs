@@ -1,0 +1,230 @@
+//! `robots check` end to end: the binary run on files, with URLs as arguments and on
+//! standard input, in both formats, and its exit statuses.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/robots.txt")
+}
+
+fn robots(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("robots runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn json_output_has_the_documented_shape_in_input_order() {
+    let file = example();
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleArchiver",
+            "--embargo",
+            "--format",
+            "json",
+            "https://example.com/news/a",
+            "/private/x",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"url": "https://example.com/news/a", "allowed": true, "line": 12,
+            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31})
+    );
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"url": "/private/x", "allowed": false, "line": 13,
+            "rule": "disallow", "pattern": "/", "embargo_days": null})
+    );
+    // Field order is part of the interface.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(r#"{"url":"https://example.com/news/a","allowed":true,"line":12,"rule""#)
+    );
+}
+
+#[test]
+fn urls_come_from_standard_input_when_none_are_given() {
+    let file = example();
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleBot",
+            "--format",
+            "json",
+        ],
+        "/search?q=1\n\n  /search/help  \n/\n",
+    );
+    let lines = json_lines(&out);
+    let summary: Vec<(String, bool)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["url"].as_str().unwrap().to_owned(),
+                l["allowed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("/search?q=1".into(), false),
+            ("/search/help".into(), true),
+            ("/".into(), true)
+        ]
+    );
+    assert_eq!(lines[2]["line"], serde_json::Value::Null);
+}
+
+#[test]
+fn text_output_names_the_deciding_line_without_colour_in_a_pipe() {
+    let file = example();
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleBot",
+            "/private/a",
+        ],
+        "",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.trim_end(),
+        "DISALLOWED  /private/a  (line 5: Disallow: /private/)"
+    );
+}
+
+#[test]
+fn google_profile_takes_the_agent_exactly_as_given() {
+    let dir = std::env::temp_dir().join(format!("robots-cli-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: FooBot\nDisallow: /\n").unwrap();
+    let path = file.to_str().unwrap();
+    let verdict = |agent: &str, profile: &str| {
+        let out = robots(
+            &[
+                "check",
+                "--robots",
+                path,
+                "--agent",
+                agent,
+                "--profile",
+                profile,
+                "--format",
+                "json",
+                "/x",
+            ],
+            "",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_lines(&out)[0]["allowed"].as_bool().unwrap()
+    };
+    assert!(!verdict("FooBot", "google"));
+    assert!(verdict("FooBot/1.0", "google"));
+    assert!(verdict("", "google"));
+    // The RFC 9309 profile reads `FooBot/1.0` as a User-Agent and finds FooBot.
+    assert!(!verdict("FooBot/1.0", "rfc9309"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn usage_errors_and_unreadable_files_exit_2_with_advice() {
+    let file = example();
+    let path = file.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "check",
+                "--robots",
+                "/nonexistent/robots.txt",
+                "--agent",
+                "a",
+                "/",
+            ],
+            "cannot read",
+        ),
+        (
+            &[
+                "check",
+                "--robots",
+                path,
+                "--agent",
+                "a",
+                "--profile",
+                "google",
+                "--embargo",
+                "/",
+            ],
+            "--embargo needs --profile rfc9309",
+        ),
+        (
+            &[
+                "check",
+                "--robots",
+                path,
+                "--agent",
+                "a",
+                "--max-bytes",
+                "1000",
+                "/",
+            ],
+            "512,000",
+        ),
+        (&["check", "--robots", path, "--agent", "", "/"], "empty"),
+        (&["check", "--robots", path, "/"], "--agent"),
+    ];
+    for (args, needle) in cases {
+        let out = robots(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_teaches_with_examples() {
+    let out = robots(&["check", "--help"], "");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("Examples:"));
+    assert!(help.contains("--embargo"));
+}
