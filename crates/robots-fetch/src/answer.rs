@@ -1,0 +1,139 @@
+//! The answer to "may I fetch this URL, and under what embargo?": the rules for an origin,
+//! where they came from, how fresh they are, and the owned decision for one URL.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use robots::{Agent, EmbargoPeriod, RuleKind};
+
+use crate::{Freshness, Hop, Origin, Rules, Source};
+
+/// How much of a robots.txt body was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BodySize {
+    /// Bytes read (after content decoding), at most the parse limit.
+    pub read: usize,
+    /// Whether the body went on past the limit and the rest was not read.
+    pub truncated: bool,
+}
+
+/// The robots.txt rules for one origin, and their provenance.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub(crate) origin: Origin,
+    pub(crate) source: Source,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) chain: Arc<[Hop]>,
+    pub(crate) freshness: Option<Freshness>,
+    pub(crate) body: Option<BodySize>,
+}
+
+impl Answer {
+    /// The origin these rules govern: the one asked for, even when the robots.txt was
+    /// served from elsewhere after redirects (RFC 9309 §2.3.1.2).
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Where the answer came from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The rules to apply.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The requests behind the rules, first to last, redirects included. For a cached
+    /// answer, those of the response that was stored; for an unreachable one, those of
+    /// the attempt that failed (empty when no response came at all).
+    pub fn chain(&self) -> &[Hop] {
+        &self.chain
+    }
+
+    /// The freshness of the stored response the rules came from, if they came from one.
+    pub fn freshness(&self) -> Option<Freshness> {
+        self.freshness
+    }
+
+    /// How much of the body was read, when the rules came from a 2xx body.
+    pub fn body(&self) -> Option<BodySize> {
+        self.body
+    }
+
+    /// The Crawl-delay of the agent's group, if the file gives one.
+    pub fn crawl_delay(&self, agent: &Agent) -> Option<Duration> {
+        self.rules.robots()?.group_for(agent).crawl_delay()
+    }
+
+    /// The Sitemap URLs the file lists.
+    pub fn sitemaps(&self) -> Vec<&str> {
+        self.rules
+            .robots()
+            .map(|r| r.sitemaps().collect())
+            .unwrap_or_default()
+    }
+
+    /// May `agent` fetch `url` (a URL of this origin, or a path), and under what embargo?
+    pub fn decide(&self, agent: &Agent, url: &str) -> Decision {
+        match &*self.rules {
+            Rules::AllowAll => Decision {
+                allowed: true,
+                embargo: None,
+                rule: None,
+            },
+            Rules::DisallowAll => Decision {
+                allowed: false,
+                embargo: None,
+                rule: None,
+            },
+            Rules::Parsed(robots) => {
+                let verdict = robots.check(agent, url);
+                Decision {
+                    allowed: verdict.allowed(),
+                    embargo: verdict.embargo(),
+                    rule: verdict.decided_by().map(|r| DecidingRule {
+                        kind: r.kind(),
+                        pattern: r.pattern().to_owned(),
+                        line: r.line(),
+                    }),
+                }
+            }
+        }
+    }
+}
+
+/// The decision for one URL, owned so it can outlive the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    allowed: bool,
+    embargo: Option<EmbargoPeriod>,
+    rule: Option<DecidingRule>,
+}
+
+impl Decision {
+    /// Whether the URL may be fetched.
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// The Archive-Embargo on publishing what is fetched (agents that honour it only).
+    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+        self.embargo
+    }
+
+    /// The robots.txt line that decided, if one did (none for allow-all and
+    /// disallow-all outcomes).
+    pub fn rule(&self) -> Option<&DecidingRule> {
+        self.rule.as_ref()
+    }
+}
+
+/// A rule of the file, copied out of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecidingRule {
+    pub kind: RuleKind,
+    pub pattern: String,
+    pub line: u32,
+}

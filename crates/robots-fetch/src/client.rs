@@ -1,0 +1,284 @@
+//! One robots.txt request over HTTP: redirects followed by hand (RFC 9309 §2.3.1.2), the
+//! status classes of §2.3.1, the body read up to the parse limit (§2.5), failures classified.
+
+use std::error::Error as _;
+use std::time::Duration;
+
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use reqwest::{redirect, StatusCode};
+use url::Url;
+
+use crate::config::{Config, TooManyRequests};
+use crate::freshness::Validators;
+use crate::resolve::{Bridge, DnsFailure};
+use crate::{BodySize, Error, Hop, Unavailable, Unreachable};
+
+/// What the server said, after redirects.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// A 2xx body, read up to the limit.
+    Body {
+        chain: Vec<Hop>,
+        headers: HeaderMap,
+        body: Vec<u8>,
+        size: BodySize,
+    },
+    /// 304 to a conditional request.
+    NotModified {
+        chain: Vec<Hop>,
+        headers: HeaderMap,
+    },
+    Unavailable {
+        chain: Vec<Hop>,
+        headers: HeaderMap,
+        why: Unavailable,
+    },
+    Unreachable {
+        chain: Vec<Hop>,
+        why: Unreachable,
+    },
+}
+
+/// A conditional request: the URL the stored body came from and its validators.
+pub(crate) struct Conditional<'a> {
+    pub url: &'a Url,
+    pub validators: &'a Validators,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Client {
+    http: reqwest::Client,
+    timeout: Duration,
+    max_redirects: usize,
+    limit: usize,
+    too_many_requests: TooManyRequests,
+}
+
+impl Client {
+    pub fn new(config: &Config) -> Result<Client, Error> {
+        let user_agent = HeaderValue::from_str(&config.user_agent)
+            .map_err(|_| Error::InvalidUserAgent(config.user_agent.clone()))?;
+        let mut builder = reqwest::Client::builder()
+            .user_agent(user_agent)
+            // Redirects are followed here, to count them, keep the chain, and apply the
+            // rules to the original origin (RFC 9309 §2.3.1.2).
+            .redirect(redirect::Policy::none())
+            .connect_timeout(config.timeout)
+            .dns_resolver(std::sync::Arc::new(Bridge(config.resolver.clone())));
+        if !config.proxy_from_env {
+            builder = builder.no_proxy();
+        }
+        Ok(Client {
+            http: builder.build().map_err(Error::Client)?,
+            timeout: config.timeout,
+            max_redirects: config.max_redirects,
+            limit: config.options.limit(),
+            too_many_requests: config.too_many_requests,
+        })
+    }
+
+    /// Asks for `url`, following redirects.
+    pub async fn get(&self, url: Url, conditional: Option<Conditional<'_>>) -> Reply {
+        let mut chain: Vec<Hop> = Vec::new();
+        let mut url = url;
+        loop {
+            let validators = conditional
+                .as_ref()
+                .filter(|c| *c.url == url)
+                .map(|c| c.validators);
+            let step = tokio::time::timeout(self.timeout, self.one(&url, validators)).await;
+            let (status, headers, body) = match step {
+                Err(_) => {
+                    return Reply::Unreachable {
+                        chain,
+                        why: Unreachable::Timeout(self.timeout),
+                    }
+                }
+                Ok(Err(why)) => return Reply::Unreachable { chain, why },
+                Ok(Ok(step)) => step,
+            };
+            chain.push(Hop {
+                url: url.clone(),
+                status: status.as_u16(),
+            });
+            let code = status.as_u16();
+            match code {
+                200..=299 => {
+                    let (body, size) = body.unwrap_or_default();
+                    return Reply::Body {
+                        chain,
+                        headers,
+                        body,
+                        size,
+                    };
+                }
+                304 if validators.is_some() => return Reply::NotModified { chain, headers },
+                300..=399 => {
+                    let next = match redirect_target(&url, &headers) {
+                        Ok(next) => next,
+                        Err(location) => {
+                            return Reply::Unavailable {
+                                chain,
+                                headers,
+                                why: Unavailable::BadRedirect {
+                                    status: code,
+                                    location,
+                                },
+                            }
+                        }
+                    };
+                    if chain.len() > self.max_redirects {
+                        return Reply::Unavailable {
+                            chain,
+                            headers,
+                            why: Unavailable::TooManyRedirects {
+                                limit: self.max_redirects,
+                            },
+                        };
+                    }
+                    if chain.iter().any(|hop| hop.url == next) {
+                        return Reply::Unavailable {
+                            chain,
+                            headers,
+                            why: Unavailable::RedirectLoop { url: next },
+                        };
+                    }
+                    url = next;
+                }
+                429 if self.too_many_requests == TooManyRequests::Unreachable => {
+                    return Reply::Unreachable {
+                        chain,
+                        why: Unreachable::Status(code),
+                    }
+                }
+                400..=499 => {
+                    return Reply::Unavailable {
+                        chain,
+                        headers,
+                        why: Unavailable::Status(code),
+                    }
+                }
+                500..=599 => {
+                    return Reply::Unreachable {
+                        chain,
+                        why: Unreachable::Status(code),
+                    }
+                }
+                _ => {
+                    return Reply::Unreachable {
+                        chain,
+                        why: Unreachable::Protocol(format!("unexpected status {code}")),
+                    }
+                }
+            }
+        }
+    }
+
+    /// One request; for a 2xx, the body too.
+    async fn one(
+        &self,
+        url: &Url,
+        validators: Option<&Validators>,
+    ) -> Result<(StatusCode, HeaderMap, Option<(Vec<u8>, BodySize)>), Unreachable> {
+        let mut request = self.http.get(url.clone());
+        if let Some(v) = validators {
+            if let Some(etag) = &v.etag {
+                request = request.header(header::IF_NONE_MATCH, etag.clone());
+            }
+            if let Some(date) = &v.last_modified {
+                request = request.header(header::IF_MODIFIED_SINCE, date.clone());
+            }
+        }
+        let mut response = request
+            .send()
+            .await
+            .map_err(|e| classify(e, self.timeout))?;
+        let status = response.status();
+        let headers = std::mem::take(response.headers_mut());
+        if !status.is_success() {
+            return Ok((status, headers, None));
+        }
+        let body = read_limited(&mut response, self.limit, self.timeout).await?;
+        Ok((status, headers, Some(body)))
+    }
+}
+
+/// Reads at most `limit` bytes of the (decoded) body, then stops reading: RFC 9309
+/// §2.5 lets a crawler ignore what lies past its parse limit, and stopping keeps
+/// memory bounded whatever the server sends. Dropping the response closes the connection.
+async fn read_limited(
+    response: &mut reqwest::Response,
+    limit: usize,
+    timeout: Duration,
+) -> Result<(Vec<u8>, BodySize), Unreachable> {
+    let classify = |e| classify(e, timeout);
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(classify)? {
+        let room = limit - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            let read = body.len();
+            return Ok((
+                body,
+                BodySize {
+                    read,
+                    truncated: true,
+                },
+            ));
+        }
+        body.extend_from_slice(&chunk);
+        if body.len() == limit {
+            // Exactly at the limit: one more chunk (bounded by the transport's buffer)
+            // says whether anything was cut off.
+            let more = response.chunk().await.map_err(classify)?;
+            let read = body.len();
+            return Ok((
+                body,
+                BodySize {
+                    read,
+                    truncated: more.is_some_and(|c| !c.is_empty()),
+                },
+            ));
+        }
+    }
+    let read = body.len();
+    Ok((
+        body,
+        BodySize {
+            read,
+            truncated: false,
+        },
+    ))
+}
+
+/// The URL a 3xx points to, or the unusable Location (`None` when absent).
+fn redirect_target(base: &Url, headers: &HeaderMap) -> Result<Url, Option<String>> {
+    let location = headers.get(header::LOCATION).ok_or(None)?;
+    let text = String::from_utf8_lossy(location.as_bytes()).into_owned();
+    match base.join(text.trim()) {
+        Ok(next) if matches!(next.scheme(), "http" | "https") && next.host().is_some() => Ok(next),
+        _ => Err(Some(text)),
+    }
+}
+
+/// Sorts a transport failure into RFC 9309 §2.3.1.4's unreachable cases.
+fn classify(err: reqwest::Error, timeout: Duration) -> Unreachable {
+    let mut source = err.source();
+    let mut chain = vec![err.to_string()];
+    while let Some(cause) = source {
+        if let Some(dns) = cause.downcast_ref::<DnsFailure>() {
+            return Unreachable::Dns(dns.to_string());
+        }
+        chain.push(cause.to_string());
+        source = cause.source();
+    }
+    chain.dedup();
+    let text = chain.join(": ");
+    if err.is_timeout() {
+        Unreachable::Timeout(timeout)
+    } else if err.is_connect() {
+        Unreachable::Connect(text)
+    } else {
+        Unreachable::Protocol(text)
+    }
+}

@@ -1,0 +1,69 @@
+//! The wall clock the cache reads: freshness (RFC 9111 §4.2) and the 30-day outage rule
+//! (RFC 9309 §2.3.1.4) are measured on it, so tests can set it instead of waiting.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+/// Where the fetcher reads the time. HTTP dates are wall-clock dates, so this is
+/// [`SystemTime`], not a monotonic clock.
+pub trait Clock: Send + Sync + fmt::Debug {
+    fn now(&self) -> SystemTime;
+}
+
+/// The real time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// A clock that only moves when told to. Clones share one time.
+///
+/// ```
+/// use std::time::Duration;
+/// use robots_fetch::{Clock, ManualClock};
+/// let clock = ManualClock::starting_now();
+/// let before = clock.now();
+/// clock.advance(Duration::from_secs(25 * 3600));
+/// assert_eq!(clock.now().duration_since(before).unwrap().as_secs(), 25 * 3600);
+/// ```
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    now: Arc<Mutex<SystemTime>>,
+}
+
+impl ManualClock {
+    /// A clock stopped at `start`.
+    pub fn new(start: SystemTime) -> ManualClock {
+        ManualClock {
+            now: Arc::new(Mutex::new(start)),
+        }
+    }
+
+    /// A clock stopped at the current real time, so that servers' `Date` headers agree
+    /// with it until it is moved.
+    pub fn starting_now() -> ManualClock {
+        ManualClock::new(SystemTime::now())
+    }
+
+    /// Moves the clock forward.
+    pub fn advance(&self, by: Duration) {
+        let mut now = self.now.lock().unwrap_or_else(|e| e.into_inner());
+        *now += by;
+    }
+
+    /// Sets the clock.
+    pub fn set(&self, to: SystemTime) {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner()) = to;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> SystemTime {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,63 @@
+//! Fetching and caching robots.txt over HTTP as RFC 9309 §2.3–2.5 says, so that a crawler
+//! asks one question — may I fetch this URL, and under what embargo? — and gets the RFC's answer.
+//!
+//! ```no_run
+//! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
+//! use robots_fetch::{Config, Fetcher};
+//! use robots::Agent;
+//!
+//! let fetcher = Fetcher::new(Config::new("ExampleBot/1.0 (+https://example.com/bot)"))?;
+//! let agent = Agent::new("ExampleBot").unwrap().honouring_embargo();
+//! let (decision, answer) = fetcher.decide(&agent, "https://example.com/news/today").await?;
+//! println!("{}: allowed={} embargo={:?}", answer.source(), decision.allowed(), decision.embargo());
+//! # Ok(()) }
+//! ```
+//!
+//! # What each response means
+//!
+//! | the server | the answer ([`Source`]) | the rules ([`Rules`]) |
+//! | --- | --- | --- |
+//! | 2xx | fetched | the body, read up to the parse limit and no further (§2.5) |
+//! | 3xx | followed, up to 5 times, across hosts; the rules are the original origin's (§2.3.1.2) | whatever the last response gives |
+//! | more than 5 redirects, a loop, a bad Location | unavailable | allow all |
+//! | 4xx | unavailable (§2.3.1.3); 429 optionally unreachable ([`TooManyRequests`]) | allow all |
+//! | 5xx, DNS failure, refused connection, timeout, broken body | unreachable (§2.3.1.4) | disallow all, or the cached copy if there is one |
+//! | unreachable for 30 days (configurable) | unreachable | allow all, or the cached copy ([`AfterOutage`]) |
+//!
+//! # Caching
+//! One entry per [`Origin`] (scheme, lower-cased host, port with defaults filled in). An
+//! entry is fresh for its RFC 9111 §4.2 lifetime (`Cache-Control: max-age`, else
+//! `Expires`), never more than 24 hours (RFC 9309 §2.4; [`Config::max_freshness`]); a
+//! stale 2xx copy is revalidated with `If-None-Match` / `If-Modified-Since`, and a 304
+//! keeps its rules. The cache is bounded in entries and bytes ([`CacheLimits`]), and
+//! concurrent lookups of one origin share one request. Time is read from a [`Clock`]
+//! that tests can set ([`ManualClock`]).
+//!
+//! # Politeness
+//! [`Pacer`] spaces requests to one origin by the group's Crawl-delay, capped.
+
+mod answer;
+mod cache;
+mod client;
+mod clock;
+mod config;
+mod error;
+mod fetcher;
+mod flight;
+mod freshness;
+mod origin;
+mod outcome;
+mod pacer;
+mod resolve;
+
+pub use answer::{Answer, BodySize, DecidingRule, Decision};
+pub use cache::{CacheLimits, CacheStats};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{AfterOutage, Config, TooManyRequests};
+pub use error::Error;
+pub use fetcher::Fetcher;
+pub use freshness::Freshness;
+pub use origin::{Origin, Scheme};
+pub use outcome::{Fallback, Hop, Rules, Source, Unavailable, Unreachable};
+pub use pacer::Pacer;
+pub use resolve::{Resolve, Resolving, SystemResolver};

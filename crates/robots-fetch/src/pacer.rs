@@ -1,0 +1,113 @@
+//! Optional politeness: spaces a crawler's requests to one origin by the Crawl-delay its
+//! group asks for (a de facto extension, not in RFC 9309), capped so a site cannot stall a crawl.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::Origin;
+
+/// Hands out request slots per origin, `delay` apart.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// use std::time::Duration;
+/// use robots_fetch::{Origin, Pacer};
+/// let pacer = Pacer::new(Duration::from_secs(10));
+/// let origin = Origin::of("https://example.com/").unwrap();
+/// pacer.wait(&origin, None).await; // no Crawl-delay: no wait
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Pacer {
+    max_delay: Duration,
+    next: Mutex<HashMap<Origin, Instant>>,
+}
+
+/// Past this many remembered origins, those whose slots are past are forgotten.
+const PRUNE_AT: usize = 4096;
+
+impl Pacer {
+    /// A pacer that never waits longer than `max_delay` between two requests to one
+    /// origin, whatever Crawl-delay says.
+    pub fn new(max_delay: Duration) -> Pacer {
+        Pacer {
+            max_delay,
+            next: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Reserves the next request slot for `origin`, `delay` (capped) after the previous
+    /// one, and returns how long to wait for it.
+    pub fn reserve(&self, origin: &Origin, delay: Option<Duration>) -> Duration {
+        let delay = delay.unwrap_or_default().min(self.max_delay);
+        let now = Instant::now();
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        if next.len() >= PRUNE_AT {
+            next.retain(|_, slot| *slot > now);
+        }
+        let slot = next
+            .get(origin)
+            .copied()
+            .filter(|s| *s > now)
+            .unwrap_or(now);
+        next.insert(origin.clone(), slot + delay);
+        slot - now
+    }
+
+    /// Waits for the next request slot for `origin`.
+    pub async fn wait(&self, origin: &Origin, delay: Option<Duration>) {
+        let wait = self.reserve(origin, delay);
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin(host: &str) -> Origin {
+        Origin::of(&format!("https://{host}/")).unwrap()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn slots_are_spaced_by_the_delay_per_origin() {
+        let pacer = Pacer::new(Duration::from_secs(60));
+        let a = origin("a.test");
+        let d = Some(Duration::from_secs(5));
+        assert_eq!(pacer.reserve(&a, d), Duration::ZERO);
+        assert_eq!(pacer.reserve(&a, d), Duration::from_secs(5));
+        assert_eq!(pacer.reserve(&a, d), Duration::from_secs(10));
+        // Another origin has its own slots.
+        assert_eq!(pacer.reserve(&origin("b.test"), d), Duration::ZERO);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_delay_is_capped() {
+        let pacer = Pacer::new(Duration::from_secs(2));
+        let a = origin("a.test");
+        let d = Some(Duration::from_secs(3600));
+        pacer.reserve(&a, d);
+        assert_eq!(pacer.reserve(&a, d), Duration::from_secs(2));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn wait_sleeps_until_the_slot() {
+        let pacer = Pacer::new(Duration::from_secs(60));
+        let a = origin("a.test");
+        let start = Instant::now();
+        pacer.wait(&a, Some(Duration::from_secs(7))).await;
+        pacer.wait(&a, Some(Duration::from_secs(7))).await;
+        // Paused tokio time: the clock jumps exactly by what was slept.
+        assert_eq!(start.elapsed(), Duration::from_secs(7));
+        tokio::time::advance(Duration::from_secs(30)).await;
+        assert_eq!(
+            pacer.reserve(&a, Some(Duration::from_secs(7))),
+            Duration::ZERO
+        );
+    }
+}
