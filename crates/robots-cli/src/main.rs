@@ -20,12 +20,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(cmd::check::Args),
+    Archive(cmd::archive::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(args),
+        Command::Archive(args) => cmd::archive::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,3 +1,4 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod archive;
 pub mod check;

@@ -1,0 +1,223 @@
+//! `robots archive`: an embargo-aware web archive over WARC files (ingest, status, serve,
+//! release), a thin layer over the `robots-archive` crate.
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use robots_archive::{Archive, Server, Timestamp};
+
+/// Keep captures under their Archive-Embargo, show tombstones, release WARC files.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  robots archive ingest my-archive --agent ExampleBot crawl.warc.gz
+  robots archive status my-archive --at 2026-06-01T00:00:00Z
+  robots archive serve my-archive --addr 127.0.0.1:8090
+  robots archive release my-archive
+
+An archive is a directory: store/ (the ingested WARC files, sealed), index.sqlite3 and
+public/ (released WARC files). See the robots-archive crate docs for the semantics.")]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    Ingest(IngestArgs),
+    Status(StatusArgs),
+    Serve(ServeArgs),
+    Release(ReleaseArgs),
+}
+
+/// Seal WARC files into the archive and index their responses with embargo ends.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Example:
+  wget --recursive --level 2 --warc-file crawl https://example.com/
+  robots archive ingest my-archive --agent ExampleBot crawl.warc.gz
+
+WARC 1.0 and 1.1, plain or gzipped per record. The directory is created when missing.
+Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
+WARC file is named with the byte offset of the bad record).")]
+pub struct IngestArgs {
+    /// The archive directory.
+    pub dir: PathBuf,
+    /// The crawler's product token; its robots.txt group decides verdicts and
+    /// embargoes. Fixed when the archive is created.
+    #[arg(long)]
+    pub agent: String,
+    /// WARC files to ingest.
+    #[arg(required = true, value_name = "WARC")]
+    pub warcs: Vec<PathBuf>,
+}
+
+/// Count released, embargoed and flagged records, and list the next release dates.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Example:
+  robots archive status my-archive --at 2026-06-01T00:00:00Z --format json")]
+pub struct StatusArgs {
+    /// The archive directory.
+    pub dir: PathBuf,
+    /// The time to report for (RFC 3339); default now.
+    #[arg(long, value_parser = parse_time)]
+    pub at: Option<Timestamp>,
+    /// Readable text, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Serve single captures (released: replay; withheld: tombstone) and a CDX listing.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Example:
+  robots archive serve my-archive --addr 127.0.0.1:8090
+  curl http://127.0.0.1:8090/web/20260102000000/https://example.com/news/a
+  curl 'http://127.0.0.1:8090/cdx?url=https://example.com/news/a&output=json'
+
+A capture under embargo answers 451 with its tombstone (URL, capture time, headers,
+payload digest, embargo end; HTML, or JSON with Accept: application/json); a capture
+flagged disallowed or without robots.txt answers 403; the body is never sent.")]
+pub struct ServeArgs {
+    /// The archive directory.
+    pub dir: PathBuf,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8090")]
+    pub addr: SocketAddr,
+    /// Answer as if it were this time (RFC 3339), e.g. to preview a release date.
+    #[arg(long, value_parser = parse_time)]
+    pub at: Option<Timestamp>,
+}
+
+/// Publish every record whose embargo has ended into public/ as a WARC file.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Example:
+  robots archive release my-archive --at 2026-06-01T00:00:00Z
+
+Writes my-archive/public/release-<n>-<time>.warc.gz: released records copied from the
+store, and a tombstone (revisit record, headers and digest only) for each record still
+under embargo that no earlier release showed. Safe to kill and run again: every due
+record is published exactly once.")]
+pub struct ReleaseArgs {
+    /// The archive directory.
+    pub dir: PathBuf,
+    /// Release what is due at this time (RFC 3339); default now.
+    #[arg(long, value_parser = parse_time)]
+    pub at: Option<Timestamp>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+fn parse_time(text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse_rfc3339(text).map_err(|e| e.to_string())
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.command {
+        Command::Ingest(a) => ingest(a),
+        Command::Status(a) => status(a),
+        Command::Serve(a) => serve(a),
+        Command::Release(a) => release(a),
+    }
+}
+
+fn ingest(args: IngestArgs) -> Result<ExitCode> {
+    let mut archive = Archive::create(&args.dir, &args.agent)?;
+    // Each file is read twice: copied into the store, then indexed.
+    let mut total = 0;
+    for warc in &args.warcs {
+        let meta = std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
+        total += 2 * meta.len();
+    }
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    for warc in &args.warcs {
+        bar.set_message(warc.display().to_string());
+        let report = archive
+            .ingest(warc, &mut |n| bar.inc(n))
+            .with_context(|| format!("ingesting {}", warc.display()))?;
+        let line = if report.already_ingested {
+            format!("{}: already ingested (as {}), nothing to do", warc.display(), report.stored_as)
+        } else {
+            format!(
+                "{}: {} responses indexed ({} robots.txt), {} other records skipped",
+                warc.display(),
+                report.responses,
+                report.robots_txt,
+                report.skipped
+            )
+        };
+        bar.println(&line);
+        if bar.is_hidden() {
+            println!("{line}");
+        }
+    }
+    bar.finish_and_clear();
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status(args: StatusArgs) -> Result<ExitCode> {
+    let archive = Archive::open(&args.dir)?;
+    let s = archive.status(args.at.unwrap_or_else(Timestamp::now))?;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),
+        Format::Text => {
+            println!("at {}: {} records", s.at, s.records);
+            println!("  released    {} ({} published in public/)", s.released, s.published);
+            println!("  embargoed   {}", s.embargoed);
+            println!("  flagged     {} disallowed at capture, {} without robots.txt", s.disallowed, s.no_robots);
+            if s.next_releases.is_empty() {
+                println!("next releases: none scheduled");
+            } else {
+                println!("next releases:");
+                for day in &s.next_releases {
+                    println!("  {}  {} records", day.first, day.records);
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn serve(args: ServeArgs) -> Result<ExitCode> {
+    let archive = Archive::open(&args.dir)?;
+    let server = Server::bind(archive, args.addr, args.at)?;
+    let addr = server.local_addr().unwrap_or(args.addr);
+    eprintln!("serving {} on http://{addr}/ (replay: /web/<timestamp>/<url>, listing: /cdx?url=<url>)", args.dir.display());
+    server.run()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn release(args: ReleaseArgs) -> Result<ExitCode> {
+    let mut archive = Archive::open(&args.dir)?;
+    let report = archive.release(args.at.unwrap_or_else(Timestamp::now))?;
+    if report.resumed {
+        println!("finished an interrupted release first");
+    }
+    if report.files.is_empty() {
+        println!("nothing to release");
+    }
+    for file in &report.files {
+        println!("wrote {}", file.display());
+    }
+    println!("{} records released, {} tombstones", report.released, report.tombstones);
+    Ok(ExitCode::SUCCESS)
+}
