@@ -20,6 +20,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(cmd::check::Args),
+    Fetch(cmd::fetch::Args),
     Archive(cmd::archive::Args),
 }
 
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(args),
+        Command::Fetch(args) => cmd::fetch::run(args),
         Command::Archive(args) => cmd::archive::run(args),
     };
     match result {

@@ -273,7 +273,13 @@ fn classify(err: reqwest::Error, timeout: Duration) -> Unreachable {
         source = cause.source();
     }
     chain.dedup();
-    let text = chain.join(": ");
+    // The outermost message repeats the URL and says "error sending request"; the
+    // causes say what went wrong.
+    let text = if chain.len() > 1 {
+        chain[1..].join(": ")
+    } else {
+        chain.join(": ")
+    };
     if err.is_timeout() {
         Unreachable::Timeout(timeout)
     } else if err.is_connect() {

@@ -1,0 +1,279 @@
+//! `robots fetch`: fetch a site's robots.txt over HTTP as RFC 9309 §2.3–2.5 says, report
+//! what happened (status chain, outcome, freshness, size, sitemaps) and the verdicts.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, Result};
+use robots::Agent;
+use robots_fetch::{Answer, Config, Fetcher, Origin, Rules, TooManyRequests};
+use url::Url;
+
+use crate::cmd::check::{verdict_json, verdict_text, Format, VerdictJson};
+use crate::input::ReadingArgs;
+use crate::style::{ColorChoice, Style};
+
+/// Fetch the robots.txt of a URL's site and print what happened and the verdicts.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  robots fetch https://example.com/ --agent ExampleBot
+  robots fetch https://example.com/news/a --agent ExampleBot --embargo /private/x /news/b
+  robots fetch https://example.com/ --agent ExampleBot --format json https://other.example/a
+
+Each URL is checked against the robots.txt of its own origin (scheme, host, port); a
+path (`/a?b`) belongs to the first URL's origin. Redirects are followed up to 5 times and
+the rules apply to the origin asked for; 4xx means everything is allowed, 5xx or a
+network failure means everything is disallowed (RFC 9309 §2.3.1).
+
+With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
+unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\", \"truncated\",
+\"sitemaps\" and \"crawl_delay_secs\", followed by one line per URL in the shape of
+`robots check --format json`.
+
+Exit status: 0 when every robots.txt was asked for (whatever came back), 2 on a usage
+error such as a URL that is not http(s).")]
+pub struct Args {
+    /// A URL of the site whose robots.txt to fetch; it is checked too.
+    #[arg(value_name = "URL")]
+    pub url: String,
+
+    /// More URLs or paths to check.
+    #[arg(value_name = "MORE")]
+    pub more: Vec<String>,
+
+    /// The crawler: its product token (e.g. `ExampleBot`) or a full User-Agent header.
+    #[arg(long, value_name = "AGENT", allow_hyphen_values = true)]
+    pub agent: String,
+
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+
+    /// The User-Agent header to send [default: `<AGENT's token> (compatible; robots-cli/<version>)`].
+    #[arg(long, value_name = "HEADER")]
+    pub user_agent: Option<String>,
+
+    /// Seconds one request may take, body included, before the site counts as unreachable.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub timeout: u64,
+
+    /// How to read 429 Too Many Requests: as RFC 9309 says (unavailable, allow all) or
+    /// as "slow down" (unreachable, disallow all).
+    #[arg(long = "on-429", value_enum, default_value_t = On429::Unavailable)]
+    pub on_429: On429,
+
+    /// Output format: readable text, or JSON lines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// When to colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum On429 {
+    Unavailable,
+    Unreachable,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let options = args.reading.options()?;
+    let agent = args.reading.agent(&args.agent)?;
+    let targets = targets(&args.url, &args.more)?;
+    let user_agent = args.user_agent.clone().unwrap_or_else(|| {
+        format!(
+            "{} (compatible; robots-cli/{})",
+            agent.token(),
+            env!("CARGO_PKG_VERSION")
+        )
+    });
+    let config = Config::new(user_agent)
+        .options(options)
+        .timeout(Duration::from_secs(args.timeout.max(1)))
+        .too_many_requests(match args.on_429 {
+            On429::Unavailable => TooManyRequests::Unavailable,
+            On429::Unreachable => TooManyRequests::Unreachable,
+        });
+    let fetcher = Fetcher::new(config)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let style = Style::new(args.color);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (origin, urls) in targets {
+        let answer = runtime.block_on(fetcher.lookup_origin(&origin));
+        match args.format {
+            Format::Json => writeln!(out, "{}", report_json(&answer, &agent))?,
+            Format::Text => write!(out, "{}", report_text(&answer, &agent, style))?,
+        }
+        for url in &urls {
+            let line = match (answer.rules(), args.format) {
+                (Rules::Parsed(robots), Format::Json) => {
+                    verdict_json(url, &robots.check(&agent, url))
+                }
+                (Rules::Parsed(robots), Format::Text) => {
+                    verdict_text(url, &robots.check(&agent, url), style)
+                }
+                (rules, Format::Json) => blanket_json(url, rules),
+                (rules, Format::Text) => blanket_text(url, rules, style),
+            };
+            writeln!(out, "{line}")?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The URLs to check, grouped by origin in order of first appearance; paths belong to
+/// the first URL's origin.
+fn targets(first: &str, more: &[String]) -> Result<Vec<(Origin, Vec<String>)>> {
+    let base = Url::parse(first).with_context(|| {
+        format!("`{first}` is not an absolute URL; give one such as https://example.com/")
+    })?;
+    let mut groups: Vec<(Origin, Vec<String>)> = Vec::new();
+    for raw in std::iter::once(first).chain(more.iter().map(String::as_str)) {
+        let url = if raw.starts_with('/') {
+            base.join(raw)
+                .with_context(|| format!("cannot read `{raw}` as a path of {base}"))?
+                .to_string()
+        } else {
+            raw.to_owned()
+        };
+        let origin = Origin::of(&url)?;
+        match groups.iter_mut().find(|(o, _)| *o == origin) {
+            Some((_, urls)) => urls.push(url),
+            None => groups.push((origin, vec![url])),
+        }
+    }
+    Ok(groups)
+}
+
+fn rules_name(rules: &Rules) -> &'static str {
+    match rules {
+        Rules::Parsed(_) => "parsed",
+        Rules::AllowAll => "allow-all",
+        Rules::DisallowAll => "disallow-all",
+    }
+}
+
+#[derive(serde::Serialize)]
+struct HopJson<'a> {
+    url: &'a str,
+    status: u16,
+}
+
+#[derive(serde::Serialize)]
+struct ReportJson<'a> {
+    origin: String,
+    robots_url: String,
+    source: &'static str,
+    detail: String,
+    chain: Vec<HopJson<'a>>,
+    rules: &'static str,
+    fresh_for_secs: Option<u64>,
+    size: Option<usize>,
+    truncated: Option<bool>,
+    sitemaps: Vec<&'a str>,
+    crawl_delay_secs: Option<f64>,
+}
+
+fn report_json(answer: &Answer, agent: &Agent) -> String {
+    let json = ReportJson {
+        origin: answer.origin().to_string(),
+        robots_url: answer.origin().robots_url().to_string(),
+        source: answer.source().name(),
+        detail: answer.source().to_string(),
+        chain: answer
+            .chain()
+            .iter()
+            .map(|hop| HopJson {
+                url: hop.url().as_str(),
+                status: hop.status(),
+            })
+            .collect(),
+        rules: rules_name(answer.rules()),
+        fresh_for_secs: answer
+            .freshness()
+            .map(|f| f.remaining(SystemTime::now()).as_secs()),
+        size: answer.body().map(|b| b.read),
+        truncated: answer.body().map(|b| b.truncated),
+        sitemaps: answer.sitemaps(),
+        crawl_delay_secs: answer.crawl_delay(agent).map(|d| d.as_secs_f64()),
+    };
+    serde_json::to_string(&json).expect("a report always serialises")
+}
+
+fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
+    let mut text = format!(
+        "{}  {}\n",
+        style.yellow(answer.origin().robots_url().as_str()),
+        answer.source()
+    );
+    for hop in answer.chain() {
+        text.push_str(&format!("  {} {}\n", hop.status(), hop.url()));
+    }
+    if let Some(freshness) = answer.freshness() {
+        let left = freshness.remaining(SystemTime::now());
+        text.push_str(&format!(
+            "  fresh for {} (until {})\n",
+            human(left),
+            httpdate::fmt_http_date(freshness.fresh_until())
+        ));
+    }
+    if let Some(body) = answer.body() {
+        let cut = if body.truncated {
+            ", cut at the parse limit"
+        } else {
+            ""
+        };
+        text.push_str(&format!("  size {} bytes{cut}\n", body.read));
+    }
+    for sitemap in answer.sitemaps() {
+        text.push_str(&format!("  sitemap {sitemap}\n"));
+    }
+    if let Some(delay) = answer.crawl_delay(agent) {
+        text.push_str(&format!("  crawl-delay {}s\n", delay.as_secs_f64()));
+    }
+    text
+}
+
+fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {}s", s / 60, s % 60),
+        _ => format!("{}h {}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// A verdict for a URL when there is no file: allow all or disallow all.
+fn blanket_json(url: &str, rules: &Rules) -> String {
+    let json = VerdictJson {
+        url,
+        allowed: matches!(rules, Rules::AllowAll),
+        line: None,
+        rule: None,
+        pattern: None,
+        embargo_days: None,
+    };
+    serde_json::to_string(&json).expect("a verdict always serialises")
+}
+
+fn blanket_text(url: &str, rules: &Rules, style: Style) -> String {
+    if matches!(rules, Rules::AllowAll) {
+        format!(
+            "{}  {url}  {}",
+            style.green("ALLOWED   "),
+            style.dim("(no robots.txt applies: everything allowed)")
+        )
+    } else {
+        format!(
+            "{}  {url}  {}",
+            style.red("DISALLOWED"),
+            style.dim("(robots.txt unreachable: everything disallowed)")
+        )
+    }
+}

@@ -1,0 +1,188 @@
+//! `robots fetch` end to end: the binary against a small HTTP server on 127.0.0.1 started
+//! by the test, in both formats, for a redirect to a file, a 404, and a refused connection.
+
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, TcpListener};
+use std::process::{Command, Output};
+use std::thread;
+
+/// Serves `/robots.txt` as a 301 to `/real/robots.txt`, which answers with `ROBOTS`;
+/// `/missing/robots.txt`-style paths are not used, so a second server gives 404s.
+fn serve(answer: fn(&str) -> String) -> u16 {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut head = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                match stream.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => head.extend_from_slice(&buf[..n]),
+                }
+            }
+            let text = String::from_utf8_lossy(&head);
+            let path = text.split(' ').nth(1).unwrap_or("").to_owned();
+            let _ = stream.write_all(answer(&path).as_bytes());
+        }
+    });
+    port
+}
+
+const ROBOTS: &str =
+    "User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news/\nDisallow: /\nSitemap: http://example.test/s.xml\n";
+
+fn redirecting(path: &str) -> String {
+    match path {
+        "/robots.txt" => {
+            "HTTP/1.1 301 Moved\r\nLocation: /real/robots.txt\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                .to_owned()
+        }
+        _ => format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{ROBOTS}",
+            ROBOTS.len()
+        ),
+    }
+}
+
+fn not_found(_: &str) -> String {
+    "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned()
+}
+
+fn robots(args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_robots"));
+    for var in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        command.env_remove(var);
+    }
+    command.args(args).output().expect("robots runs")
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn json_reports_the_fetch_then_verdicts_in_the_check_shape() {
+    let port = serve(redirecting);
+    let base = format!("http://127.0.0.1:{port}");
+    let out = robots(&[
+        "fetch",
+        &format!("{base}/news/a"),
+        "--agent",
+        "ExampleBot",
+        "--embargo",
+        "--format",
+        "json",
+        "/private",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3);
+    let report = &lines[0];
+    assert_eq!(report["origin"], base);
+    assert_eq!(report["source"], "fetched");
+    assert_eq!(report["rules"], "parsed");
+    assert_eq!(report["chain"][0]["status"], 301);
+    assert_eq!(report["chain"][1]["status"], 200);
+    assert_eq!(report["chain"][1]["url"], format!("{base}/real/robots.txt"));
+    assert_eq!(report["size"], ROBOTS.len());
+    assert_eq!(report["truncated"], false);
+    assert_eq!(report["sitemaps"][0], "http://example.test/s.xml");
+    assert!(report["fresh_for_secs"].as_u64().unwrap() > 23 * 3600);
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"url": format!("{base}/news/a"), "allowed": true, "line": 3,
+            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31})
+    );
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"url": format!("{base}/private"), "allowed": false, "line": 4,
+            "rule": "disallow", "pattern": "/", "embargo_days": null})
+    );
+}
+
+#[test]
+fn text_shows_the_chain_outcome_and_verdicts() {
+    let port = serve(redirecting);
+    let out = robots(&[
+        "fetch",
+        &format!("http://127.0.0.1:{port}/private"),
+        "--agent",
+        "ExampleBot",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("fetched"), "{text}");
+    assert!(
+        text.contains(&format!("301 http://127.0.0.1:{port}/robots.txt")),
+        "{text}"
+    );
+    assert!(text.contains("sitemap http://example.test/s.xml"), "{text}");
+    assert!(text.contains("DISALLOWED"), "{text}");
+    assert!(text.contains("line 4: Disallow: /"), "{text}");
+}
+
+#[test]
+fn a_404_allows_everything() {
+    let port = serve(not_found);
+    let out = robots(&[
+        "fetch",
+        &format!("http://127.0.0.1:{port}/x"),
+        "--agent",
+        "ExampleBot",
+        "--format",
+        "json",
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["source"], "unavailable");
+    assert_eq!(lines[0]["rules"], "allow-all");
+    assert_eq!(lines[0]["chain"][0]["status"], 404);
+    assert_eq!(lines[1]["allowed"], true);
+}
+
+#[test]
+fn a_refused_connection_disallows_everything() {
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = robots(&[
+        "fetch",
+        &format!("http://127.0.0.1:{port}/x"),
+        "--agent",
+        "ExampleBot",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["source"], "unreachable");
+    assert_eq!(lines[0]["rules"], "disallow-all");
+    assert_eq!(lines[1]["allowed"], false);
+}
+
+#[test]
+fn a_non_http_url_is_a_usage_error() {
+    let out = robots(&["fetch", "ftp://example.com/", "--agent", "ExampleBot"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("http and https"));
+}
