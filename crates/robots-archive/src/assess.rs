@@ -1,7 +1,7 @@
 //! Assessment: for each indexed capture, the robots.txt capture that governed it, the
 //! verdict for the archive's agent, and the embargo end (the engine's rule, not ours).
 
-use std::collections::HashMap;
+use std::collections::{hash_map, HashMap};
 
 use rusqlite::{params, OptionalExtension, Transaction};
 
@@ -116,16 +116,16 @@ fn assess(
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
     }
-    if !cache.contains_key(&robots_id) {
-        let body: Vec<u8> = tx.query_row(
-            "SELECT body FROM robots_txt WHERE record = ?1",
-            [robots_id],
-            |r| r.get(0),
-        )?;
-        cache.insert(robots_id, Robots::parse(&body));
-    }
-    let Some(robots) = cache.get(&robots_id) else {
-        return Ok(flagged(None, CaptureVerdict::NoRobots));
+    let robots = match cache.entry(robots_id) {
+        hash_map::Entry::Occupied(e) => e.into_mut(),
+        hash_map::Entry::Vacant(e) => {
+            let body: Vec<u8> = tx.query_row(
+                "SELECT body FROM robots_txt WHERE record = ?1",
+                [robots_id],
+                |r| r.get(0),
+            )?;
+            e.insert(Robots::parse(&body))
+        }
     };
     let verdict = robots.check(agent, &record.url);
     if !verdict.allowed() {
@@ -180,11 +180,7 @@ fn governing(
              AND captured <= ?3 ORDER BY captured, record LIMIT 1",
         )?
         .query_row(
-            params![
-                origin,
-                captured.unix(),
-                captured.unix() + LOOK_AHEAD_SECS
-            ],
+            params![origin, captured.unix(), captured.unix() + LOOK_AHEAD_SECS],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?)

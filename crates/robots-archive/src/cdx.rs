@@ -92,7 +92,10 @@ pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String,
         // The key of a prefix URL ends in `/` for a bare host; drop what cannot
         // be a prefix of longer keys.
         let key = surt(url);
-        let key = key.strip_suffix("/").filter(|_| !url.ends_with('/')).unwrap_or(&key);
+        let key = key
+            .strip_suffix("/")
+            .filter(|_| !url.ends_with('/'))
+            .unwrap_or(&key);
         index.captures_with_key_prefix(key, query.limit)?
     } else {
         let mut v = index.captures_of(url)?;

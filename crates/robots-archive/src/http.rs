@@ -138,7 +138,11 @@ mod tests {
 
     #[test]
     fn non_http_blocks_are_not_responses() {
-        for block in [&b"GET / HTTP/1.1\r\n\r\n"[..], b"HTTP/1.1 20 OK\r\n\r\n", b"HTTP/1.1 200 OK\r\n"] {
+        for block in [
+            &b"GET / HTTP/1.1\r\n\r\n"[..],
+            b"HTTP/1.1 20 OK\r\n\r\n",
+            b"HTTP/1.1 200 OK\r\n",
+        ] {
             let mut input = block;
             assert_eq!(ResponseHead::read(&mut input).unwrap(), None);
         }
@@ -146,7 +150,10 @@ mod tests {
 
     #[test]
     fn dechunks_and_survives_garbage() {
-        assert_eq!(dechunk(b"4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\n"), b"Wikipedia");
+        assert_eq!(
+            dechunk(b"4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\n"),
+            b"Wikipedia"
+        );
         assert_eq!(dechunk(b"ff\r\nshort"), b"short");
         assert_eq!(dechunk(b"zz\r\n"), b"");
     }

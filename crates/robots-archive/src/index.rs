@@ -237,10 +237,7 @@ impl Index {
 
     /// The captures of `url`, oldest first.
     pub fn captures_of(&self, url: &str) -> Result<Vec<Entry>, Error> {
-        self.select(
-            "WHERE r.url = ?1 ORDER BY r.captured, r.id",
-            params![url],
-        )
+        self.select("WHERE r.url = ?1 ORDER BY r.captured, r.id", params![url])
     }
 
     /// The captures whose URL's SURT key starts with `prefix`, in key then time order.

@@ -138,7 +138,10 @@ fn is_response(fields: &Fields) -> bool {
 /// The target URI, without the angle brackets WARC 1.1's grammar once showed.
 fn target_uri(fields: &Fields) -> Option<String> {
     let uri = fields.get("WARC-Target-URI")?.trim();
-    let uri = uri.strip_prefix('<').and_then(|u| u.strip_suffix('>')).unwrap_or(uri);
+    let uri = uri
+        .strip_prefix('<')
+        .and_then(|u| u.strip_suffix('>'))
+        .unwrap_or(uri);
     Origin::of(uri).map(|_| uri.to_owned())
 }
 
@@ -164,7 +167,11 @@ fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<
         let mut raw = Vec::new();
         block.take(limit as u64 * 2).read_to_end(&mut raw)?;
         digest.update(&raw);
-        let mut body = if head.is_chunked() { dechunk(&raw) } else { raw };
+        let mut body = if head.is_chunked() {
+            dechunk(&raw)
+        } else {
+            raw
+        };
         body.truncate(limit);
         Some(body)
     } else {
@@ -201,7 +208,9 @@ fn index_response(
     captured: Timestamp,
     response: Response,
 ) -> Result<(), Error> {
-    let origin = Origin::of(url).map(|o| o.as_str().to_owned()).unwrap_or_default();
+    let origin = Origin::of(url)
+        .map(|o| o.as_str().to_owned())
+        .unwrap_or_default();
     let inserted = tx.execute(
         "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url, urlkey,
              origin, captured, status, mime, digest, last_modified)

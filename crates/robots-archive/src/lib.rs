@@ -129,9 +129,9 @@ impl Archive {
     /// Opens an existing archive.
     pub fn open(dir: &Path) -> Result<Archive, Error> {
         let index = Index::open(dir, false)?;
-        let token = index
-            .meta(AGENT_KEY)?
-            .ok_or_else(|| Error::NotAnArchive { dir: dir.to_owned() })?;
+        let token = index.meta(AGENT_KEY)?.ok_or_else(|| Error::NotAnArchive {
+            dir: dir.to_owned(),
+        })?;
         Ok(Archive {
             store: Store::new(dir)?,
             dir: dir.to_owned(),

@@ -102,7 +102,10 @@ fn plan(index: &mut Index, at: Timestamp) -> Result<Option<Batch>, Error> {
     )?;
     let id = tx.last_insert_rowid();
     let file = format!("release-{id:06}-{}.warc.gz", at.fourteen_digits());
-    tx.execute("UPDATE releases SET file = ?2 WHERE id = ?1", params![id, file])?;
+    tx.execute(
+        "UPDATE releases SET file = ?2 WHERE id = ?1",
+        params![id, file],
+    )?;
     // Both updates walk a partial index holding only unpublished rows, so the cost
     // follows what is published, not the size of the archive.
     let due = tx.execute(
@@ -207,7 +210,9 @@ fn write_file(
         observe(ReleaseStep::Wrote(n)).map_err(io)?;
     }
     let file = out.finish().map_err(io)?;
-    let file = file.into_inner().map_err(|e| io_error(part, e.into_error()))?;
+    let file = file
+        .into_inner()
+        .map_err(|e| io_error(part, e.into_error()))?;
     file.sync_all().map_err(io)
 }
 

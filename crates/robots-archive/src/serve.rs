@@ -81,23 +81,39 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
              Listing: /cdx?url=<url>&output=json",
         ))
     } else {
-        Ok(Response::message(404, json, "No such page: use /web/<timestamp>/<url> or /cdx?url=<url>"))
+        Ok(Response::message(
+            404,
+            json,
+            "No such page: use /web/<timestamp>/<url> or /cdx?url=<url>",
+        ))
     };
     result.unwrap_or_else(|e| Response::message(500, json, &e.to_string()))
 }
 
 fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Response, Error> {
     let Some((stamp, url)) = rest.split_once('/') else {
-        return Ok(Response::message(400, json, "expected /web/<timestamp>/<url>"));
+        return Ok(Response::message(
+            400,
+            json,
+            "expected /web/<timestamp>/<url>",
+        ));
     };
     // Replay modifiers such as `id_` follow the digits in Wayback URLs.
     let digits = stamp.trim_end_matches(|c: char| !c.is_ascii_digit());
     let Ok(at) = Timestamp::parse_14_digits(digits) else {
-        return Ok(Response::message(400, json, "the timestamp must be 4 to 14 digits, e.g. 20260131120000"));
+        return Ok(Response::message(
+            400,
+            json,
+            "the timestamp must be 4 to 14 digits, e.g. 20260131120000",
+        ));
     };
     let url = normalise_url(url);
     let Some(entry) = archive.index().nearest_capture(&url, at)? else {
-        return Ok(Response::message(404, json, &format!("{url} is not in this archive")));
+        return Ok(Response::message(
+            404,
+            json,
+            &format!("{url} is not in this archive"),
+        ));
     };
     let stored = archive.store().read(&entry)?;
     let mut block = &stored.block[..];
@@ -105,7 +121,11 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
     let access = entry.access(now);
     if access == Access::Released {
         if let Some(head) = head {
-            let body = if head.is_chunked() { dechunk(block) } else { block.to_vec() };
+            let body = if head.is_chunked() {
+                dechunk(block)
+            } else {
+                block.to_vec()
+            };
             let mut headers: Vec<(String, String)> = head
                 .fields
                 .iter()
@@ -123,7 +143,11 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
         }
     }
     let tombstone = Tombstone::new(&entry, head.as_ref(), now);
-    let status = if access == Access::Embargoed { 451 } else { 403 };
+    let status = if access == Access::Embargoed {
+        451
+    } else {
+        403
+    };
     let mut response = if json {
         Response::new(status, "application/json", tombstone.to_json())
     } else {
@@ -135,7 +159,9 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
         ("X-Archive-Access".into(), access.as_str().into()),
     ]);
     if let (Access::Embargoed, Some(end)) = (access, entry.embargo_until) {
-        response.headers.push(("X-Embargo-Until".into(), end.rfc3339()));
+        response
+            .headers
+            .push(("X-Embargo-Until".into(), end.rfc3339()));
     }
     Ok(response)
 }
@@ -144,7 +170,11 @@ fn cdx_listing(archive: &Archive, target: &str, now: Timestamp) -> Result<Respon
     let query = target.split_once('?').map_or("", |(_, q)| q);
     let param = |name: &str| query_param(query, name);
     let Some(url) = param("url").filter(|u| !u.is_empty()) else {
-        return Ok(Response::message(400, false, "give the URL to list: /cdx?url=<url>&output=json"));
+        return Ok(Response::message(
+            400,
+            false,
+            "give the URL to list: /cdx?url=<url>&output=json",
+        ));
     };
     let json = param("output").is_some_and(|o| o == "json");
     let query = CdxQuery {
@@ -157,7 +187,11 @@ fn cdx_listing(archive: &Archive, target: &str, now: Timestamp) -> Result<Respon
             .min(cdx::DEFAULT_LIMIT),
     };
     let body = cdx::listing(archive.index(), &query, now)?;
-    let content_type = if json { "application/x-ndjson" } else { "text/plain; charset=utf-8" };
+    let content_type = if json {
+        "application/x-ndjson"
+    } else {
+        "text/plain; charset=utf-8"
+    };
     Ok(Response::new(200, content_type, body))
 }
 
@@ -249,7 +283,11 @@ pub struct Server {
 impl Server {
     /// Binds `addr`. With `at`, the server answers as if it were that time (to preview
     /// a release date, and for tests); otherwise it reads the clock per request.
-    pub fn bind(archive: Archive, addr: SocketAddr, at: Option<Timestamp>) -> Result<Server, Error> {
+    pub fn bind(
+        archive: Archive,
+        addr: SocketAddr,
+        at: Option<Timestamp>,
+    ) -> Result<Server, Error> {
         let listener = TcpListener::bind(addr).map_err(|e| Error::Io {
             path: format!("address {addr}").into(),
             source: e,
@@ -288,9 +326,8 @@ impl Server {
                 let archive = self.archive.clone();
                 let at = self.at;
                 tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |req| {
-                        handle(archive.clone(), at, req)
-                    });
+                    let service =
+                        hyper::service::service_fn(move |req| handle(archive.clone(), at, req));
                     let io = hyper_util::rt::TokioIo::new(stream);
                     // A client hanging up mid-response is not the server's problem.
                     let _ = hyper::server::conn::http1::Builder::new()

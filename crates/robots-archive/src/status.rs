@@ -45,9 +45,8 @@ pub(crate) fn status(index: &Index, at: Timestamp) -> Result<Status, Error> {
         Ok(index.conn.query_row(sql, [at.unix()], |r| r.get(0))?)
     };
     let records = count("SELECT count(*) FROM records WHERE ?1 = ?1")?;
-    let released = count(
-        "SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until <= ?1",
-    )?;
+    let released =
+        count("SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until <= ?1")?;
     let embargoed =
         count("SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until > ?1")?;
     let disallowed =

@@ -71,14 +71,23 @@ impl Store {
                 first = [buf[0], buf[1]];
             }
             hasher.update(&buf[..n]);
-            out.write_all(&buf[..n]).map_err(|e| io_error(&incoming, e))?;
+            out.write_all(&buf[..n])
+                .map_err(|e| io_error(&incoming, e))?;
             size += n as u64;
             progress(n as u64);
         }
         out.sync_all().map_err(|e| io_error(&incoming, e))?;
         drop(out);
-        let sha1: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        let ext = if first == [0x1f, 0x8b] { "warc.gz" } else { "warc" };
+        let sha1: String = hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let ext = if first == [0x1f, 0x8b] {
+            "warc.gz"
+        } else {
+            "warc"
+        };
         let name = format!("{sha1}.{ext}");
         let path = self.path(&name);
         if path.exists() {

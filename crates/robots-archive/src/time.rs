@@ -182,7 +182,20 @@ fn parse_rfc3339(s: &str) -> Option<Timestamp> {
 
 fn from_parts(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<Timestamp> {
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let month_days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let month_days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     let valid = (1..=12).contains(&mo)
         && (1..=month_days[usize::try_from(mo - 1).ok()?.min(11)]).contains(&d)
         && (0..24).contains(&h)

@@ -52,7 +52,12 @@ impl Tombstone {
             timestamp: entry.captured.fourteen_digits(),
             status: entry.status,
             headers: head
-                .map(|h| h.fields.iter().map(|(n, v)| (n.to_owned(), v.to_owned())).collect())
+                .map(|h| {
+                    h.fields
+                        .iter()
+                        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                        .collect()
+                })
                 .unwrap_or_default(),
             payload_digest: entry.digest.as_header().to_owned(),
             embargo_until: match access {

@@ -102,8 +102,14 @@ mod tests {
         assert_eq!(Origin::of("ftp://example.com/"), None);
         assert_eq!(Origin::of("http://:80/"), None);
         assert_eq!(Origin::of("http://x:port/"), None);
-        assert_eq!(Origin::of("http://[::1]/").unwrap().as_str(), "http://[::1]:80");
-        assert_eq!(Origin::of("http://[::1]:81/").unwrap().as_str(), "http://[::1]:81");
+        assert_eq!(
+            Origin::of("http://[::1]/").unwrap().as_str(),
+            "http://[::1]:80"
+        );
+        assert_eq!(
+            Origin::of("http://[::1]:81/").unwrap().as_str(),
+            "http://[::1]:81"
+        );
     }
 
     #[test]

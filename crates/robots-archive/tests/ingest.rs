@@ -29,15 +29,29 @@ fn embargo_end_follows_last_modified_and_first_observation() {
             capture(&format!("{SITE}/news/b"), "2026-01-02T00:00:00Z", 200, b"b")
                 .header("Last-Modified", "Fri, 01 Jan 2027 00:00:00 GMT"),
             capture(&format!("{SITE}/news/c"), "2026-01-02T00:00:00Z", 200, b"c"),
-            capture(&format!("{SITE}/private/x"), "2026-01-02T00:00:00Z", 200, b"x"),
+            capture(
+                &format!("{SITE}/private/x"),
+                "2026-01-02T00:00:00Z",
+                200,
+                b"x",
+            ),
         ],
     );
     // Last-Modified before the first observation: the embargo runs from it.
-    assert_eq!(end(&archive, &format!("{SITE}/news/a")), Some(t("2026-01-25T00:00:00Z")));
+    assert_eq!(
+        end(&archive, &format!("{SITE}/news/a")),
+        Some(t("2026-01-25T00:00:00Z"))
+    );
     // Later than the capture: meaningless, so the first observation counts.
-    assert_eq!(end(&archive, &format!("{SITE}/news/b")), Some(t("2026-02-02T00:00:00Z")));
+    assert_eq!(
+        end(&archive, &format!("{SITE}/news/b")),
+        Some(t("2026-02-02T00:00:00Z"))
+    );
     // Absent: the first observation.
-    assert_eq!(end(&archive, &format!("{SITE}/news/c")), Some(t("2026-02-02T00:00:00Z")));
+    assert_eq!(
+        end(&archive, &format!("{SITE}/news/c")),
+        Some(t("2026-02-02T00:00:00Z"))
+    );
     let a = only(&archive, &format!("{SITE}/news/a"));
     assert_eq!(a.verdict, Some(CaptureVerdict::Allowed));
     assert_eq!(a.embargo_days, Some(31));
@@ -56,7 +70,12 @@ fn last_modified_between_first_observation_and_capture_does_not_delay() {
     let mut archive = archive_with(
         dir.path(),
         &[
-            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
             capture(&url, "2026-01-02T00:00:00Z", 200, b"c1"),
         ],
     );
@@ -70,7 +89,12 @@ fn last_modified_between_first_observation_and_capture_does_not_delay() {
     let captures = archive.captures_of(&url).unwrap();
     assert_eq!(captures.len(), 2);
     for c in captures {
-        assert_eq!(c.embargo_until, Some(t("2026-02-02T00:00:00Z")), "{}", c.captured);
+        assert_eq!(
+            c.embargo_until,
+            Some(t("2026-02-02T00:00:00Z")),
+            "{}",
+            c.captured
+        );
     }
 }
 
@@ -81,7 +105,12 @@ fn an_earlier_observation_moves_the_end_of_every_capture() {
     let mut archive = archive_with(
         dir.path(),
         &[
-            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
             capture(&url, "2026-03-01T00:00:00Z", 200, b"d2"),
         ],
     );
@@ -110,15 +139,35 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
         &[
             // wget fetches the start page first, then robots.txt.
             page("/news/first", "2026-01-01T00:00:00Z"),
-            capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:10Z", 200, ROBOTS),
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:10Z",
+                200,
+                ROBOTS,
+            ),
             // Too long before the next robots.txt, after none: unknown.
             page("/news/early", "2025-12-30T00:00:00Z"),
             capture("http://other.test/page", "2026-01-01T00:00:00Z", 200, b"o"),
-            capture("http://gone.test/robots.txt", "2026-01-01T00:00:00Z", 404, b"nope"),
+            capture(
+                "http://gone.test/robots.txt",
+                "2026-01-01T00:00:00Z",
+                404,
+                b"nope",
+            ),
             capture("http://gone.test/page", "2026-01-01T00:00:05Z", 200, b"g"),
-            capture("http://down.test/robots.txt", "2026-01-01T00:00:00Z", 503, b""),
+            capture(
+                "http://down.test/robots.txt",
+                "2026-01-01T00:00:00Z",
+                503,
+                b"",
+            ),
             capture("http://down.test/page", "2026-01-01T00:00:05Z", 200, b"d"),
-            capture("http://moved.test/robots.txt", "2026-01-01T00:00:00Z", 301, b""),
+            capture(
+                "http://moved.test/robots.txt",
+                "2026-01-01T00:00:00Z",
+                301,
+                b"",
+            ),
             capture("http://moved.test/page", "2026-01-01T00:00:05Z", 200, b"m"),
         ],
     );
@@ -126,9 +175,15 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
     assert_eq!(first.verdict, Some(CaptureVerdict::Allowed));
     assert_eq!(first.embargo_until, Some(t("2026-02-01T00:00:00Z")));
     let early = format!("{SITE}/news/early");
-    assert_eq!(only(&archive, &early).verdict, Some(CaptureVerdict::NoRobots));
+    assert_eq!(
+        only(&archive, &early).verdict,
+        Some(CaptureVerdict::NoRobots)
+    );
     let other = only(&archive, "http://other.test/page");
-    assert_eq!((other.verdict, other.embargo_until), (Some(CaptureVerdict::NoRobots), None));
+    assert_eq!(
+        (other.verdict, other.embargo_until),
+        (Some(CaptureVerdict::NoRobots), None)
+    );
     // 4xx: no rules, released at once.
     let gone = only(&archive, "http://gone.test/page");
     assert_eq!(gone.verdict, Some(CaptureVerdict::Allowed));
@@ -137,16 +192,27 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
     let down = only(&archive, "http://down.test/page");
     assert_eq!(down.verdict, Some(CaptureVerdict::Disallowed));
     // 3xx: not a robots.txt file at all.
-    assert_eq!(only(&archive, "http://moved.test/page").verdict, Some(CaptureVerdict::NoRobots));
+    assert_eq!(
+        only(&archive, "http://moved.test/page").verdict,
+        Some(CaptureVerdict::NoRobots)
+    );
 
     // A robots.txt ingested later assesses the unknown capture again.
     let more = write_warc(
         &dir.path().join("more.warc.gz"),
-        &[capture(&format!("{SITE}/robots.txt"), "2025-12-29T23:00:00Z", 200, b"User-agent: *\nDisallow: /news\n")],
+        &[capture(
+            &format!("{SITE}/robots.txt"),
+            "2025-12-29T23:00:00Z",
+            200,
+            b"User-agent: *\nDisallow: /news\n",
+        )],
         2,
     );
     archive.ingest(&more, &mut |_| {}).unwrap();
-    assert_eq!(only(&archive, &early).verdict, Some(CaptureVerdict::Disallowed));
+    assert_eq!(
+        only(&archive, &early).verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
     // The latest robots.txt at or before a capture now exists for /news/first too, and
     // wins over the one fetched just after it.
     let first_again = only(&archive, &format!("{SITE}/news/first"));
@@ -158,19 +224,38 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
 fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
     let dir = tempfile::tempdir().unwrap();
     let captures = [
-        capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
+        capture(
+            &format!("{SITE}/robots.txt"),
+            "2026-01-01T00:00:00Z",
+            200,
+            ROBOTS,
+        ),
         capture(&format!("{SITE}/news/a"), "2026-01-01T00:00:01Z", 200, b"a"),
     ];
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
     let plain = write_plain_warc(&dir.path().join("c.warc"), &captures, 1);
     let first = archive.ingest(&plain, &mut |_| {}).unwrap();
-    assert_eq!((first.responses, first.robots_txt, first.already_ingested), (2, 1, false));
+    assert_eq!(
+        (first.responses, first.robots_txt, first.already_ingested),
+        (2, 1, false)
+    );
     let again = archive.ingest(&plain, &mut |_| {}).unwrap();
     assert!(again.already_ingested);
-    assert_eq!(archive.captures_of(&format!("{SITE}/news/a")).unwrap().len(), 1);
-    assert_eq!(archive.status(t("2026-01-01T00:00:00Z")).unwrap().records, 2);
+    assert_eq!(
+        archive
+            .captures_of(&format!("{SITE}/news/a"))
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        archive.status(t("2026-01-01T00:00:00Z")).unwrap().records,
+        2
+    );
     // The store holds one sealed, read-only copy.
-    let stored = std::fs::read_dir(dir.path().join("archive/store")).unwrap().count();
+    let stored = std::fs::read_dir(dir.path().join("archive/store"))
+        .unwrap()
+        .count();
     assert_eq!(stored, 1);
     let path = dir.path().join("archive/store").join(&first.stored_as);
     assert!(std::fs::metadata(path).unwrap().permissions().readonly());
@@ -201,18 +286,29 @@ fn damaged_files_give_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let good = std::fs::read(write_warc(
         &dir.path().join("g.warc.gz"),
-        &[capture(&format!("{SITE}/a"), "2026-01-01T00:00:00Z", 200, &[b'x'; 5000])],
+        &[capture(
+            &format!("{SITE}/a"),
+            "2026-01-01T00:00:00Z",
+            200,
+            &[b'x'; 5000],
+        )],
         1,
     ))
     .unwrap();
-    assert_eq!(problem(ingest_error(&good[..good.len() - 10])), WarcProblem::Truncated);
+    assert_eq!(
+        problem(ingest_error(&good[..good.len() - 10])),
+        WarcProblem::Truncated
+    );
     let e = problem(ingest_error(b"<html>not a warc</html>"));
     assert!(matches!(e, WarcProblem::NotAWarcRecord { .. }), "{e:?}");
     let mut flipped = good.clone();
     let mid = flipped.len() - 40;
     flipped[mid] ^= 0xff;
     let e = problem(ingest_error(&flipped));
-    let damaged = matches!(e, WarcProblem::BadGzip(_) | WarcProblem::Truncated | WarcProblem::BadRecordEnd);
+    let damaged = matches!(
+        e,
+        WarcProblem::BadGzip(_) | WarcProblem::Truncated | WarcProblem::BadRecordEnd
+    );
     assert!(damaged, "{e:?}");
     // A whole-file gzip cannot be read record by record.
     let plain = std::fs::read(write_plain_warc(
@@ -227,7 +323,10 @@ fn damaged_files_give_clear_errors() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &plain).unwrap();
     let whole = gz.finish().unwrap();
-    assert_eq!(problem(ingest_error(&whole)), WarcProblem::SeveralRecordsPerMember);
+    assert_eq!(
+        problem(ingest_error(&whole)),
+        WarcProblem::SeveralRecordsPerMember
+    );
     let mut short = plain.clone();
     short.truncate(plain.len() - 7);
     assert_eq!(problem(ingest_error(&short)), WarcProblem::Truncated);

@@ -4,7 +4,6 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 
 use common::*;
@@ -21,7 +20,10 @@ fn public_records(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> 
     let mut out = Vec::new();
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(name.starts_with("release-") && name.ends_with(".warc.gz"), "{name}");
+        assert!(
+            name.starts_with("release-") && name.ends_with(".warc.gz"),
+            "{name}"
+        );
         let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
         let mut reader = Reader::new(file, &path, 0);
         while let Some(r) = reader
@@ -48,14 +50,49 @@ fn public_records(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> 
 
 fn fixture() -> Vec<Capture> {
     vec![
-        capture(&format!("{SITE}/robots.txt"), "2026-01-01T00:00:00Z", 200, ROBOTS),
-        capture(&format!("{SITE}/news/a"), "2026-01-02T00:00:00Z", 200, b"BODY-NEWS-A")
-            .header("Last-Modified", "Thu, 25 Dec 2025 00:00:00 GMT"),
-        capture(&format!("{SITE}/news/c"), "2026-01-02T00:00:00Z", 200, b"BODY-NEWS-C"),
-        capture(&format!("{SITE}/private/x"), "2026-01-02T00:00:00Z", 200, b"BODY-PRIVATE"),
-        capture("http://other.test/page", "2026-01-02T00:00:00Z", 200, b"BODY-NO-ROBOTS"),
-        capture("http://gone.test/robots.txt", "2026-01-02T00:00:00Z", 404, b"BODY-404"),
-        capture("http://gone.test/page", "2026-01-02T00:00:00Z", 200, b"BODY-OPEN"),
+        capture(
+            &format!("{SITE}/robots.txt"),
+            "2026-01-01T00:00:00Z",
+            200,
+            ROBOTS,
+        ),
+        capture(
+            &format!("{SITE}/news/a"),
+            "2026-01-02T00:00:00Z",
+            200,
+            b"BODY-NEWS-A",
+        )
+        .header("Last-Modified", "Thu, 25 Dec 2025 00:00:00 GMT"),
+        capture(
+            &format!("{SITE}/news/c"),
+            "2026-01-02T00:00:00Z",
+            200,
+            b"BODY-NEWS-C",
+        ),
+        capture(
+            &format!("{SITE}/private/x"),
+            "2026-01-02T00:00:00Z",
+            200,
+            b"BODY-PRIVATE",
+        ),
+        capture(
+            "http://other.test/page",
+            "2026-01-02T00:00:00Z",
+            200,
+            b"BODY-NO-ROBOTS",
+        ),
+        capture(
+            "http://gone.test/robots.txt",
+            "2026-01-02T00:00:00Z",
+            404,
+            b"BODY-404",
+        ),
+        capture(
+            "http://gone.test/page",
+            "2026-01-02T00:00:00Z",
+            200,
+            b"BODY-OPEN",
+        ),
     ]
 }
 
@@ -78,17 +115,35 @@ fn releases_publish_due_records_once_and_tombstones_the_rest() {
     let records = public_records(&adir);
     assert_eq!(records[0].0, "warcinfo");
     assert_eq!(count(&records, "response", "http://gone.test/page"), 1);
-    assert_eq!(count(&records, "response", "http://gone.test/robots.txt"), 1);
+    assert_eq!(
+        count(&records, "response", "http://gone.test/robots.txt"),
+        1
+    );
     assert_eq!(count(&records, "revisit", &format!("{SITE}/news/a")), 1);
     assert_eq!(count(&records, "revisit", &format!("{SITE}/robots.txt")), 1);
     let all: Vec<u8> = records.iter().flat_map(|r| r.3.clone()).collect();
     assert!(contains(&all, b"BODY-OPEN"));
-    for secret in [&b"BODY-NEWS-A"[..], b"BODY-NEWS-C", b"BODY-PRIVATE", b"BODY-NO-ROBOTS"] {
-        assert!(!contains(&all, secret), "{}", String::from_utf8_lossy(secret));
+    for secret in [
+        &b"BODY-NEWS-A"[..],
+        b"BODY-NEWS-C",
+        b"BODY-PRIVATE",
+        b"BODY-NO-ROBOTS",
+    ] {
+        assert!(
+            !contains(&all, secret),
+            "{}",
+            String::from_utf8_lossy(secret)
+        );
     }
     // The tombstone carries the headers and digest, and says when.
-    let tomb = records.iter().find(|r| r.0 == "revisit" && r.1.ends_with("/news/a")).unwrap();
-    assert!(contains(&tomb.3, b"Last-Modified: Thu, 25 Dec 2025 00:00:00 GMT"));
+    let tomb = records
+        .iter()
+        .find(|r| r.0 == "revisit" && r.1.ends_with("/news/a"))
+        .unwrap();
+    assert!(contains(
+        &tomb.3,
+        b"Last-Modified: Thu, 25 Dec 2025 00:00:00 GMT"
+    ));
 
     // Nothing new: no file.
     let idle = archive.release(t("2026-01-11T00:00:00Z")).unwrap();
@@ -107,13 +162,26 @@ fn releases_publish_due_records_once_and_tombstones_the_rest() {
 
     let status = archive.status(t("2026-06-01T00:00:00Z")).unwrap();
     assert_eq!((status.released, status.published), (5, 5));
-    assert_eq!((status.disallowed, status.no_robots, status.embargoed), (1, 1, 0));
+    assert_eq!(
+        (status.disallowed, status.no_robots, status.embargoed),
+        (1, 1, 0)
+    );
 
     if let Some(files) = warcio_targets(&adir) {
         for file in files {
             let check = warcio(&["check", "-v", &file]).unwrap();
-            assert!(check.status.success(), "warcio check {file}: {}", String::from_utf8_lossy(&check.stdout));
-            let index = warcio(&["index", "-f", "warc-type,warc-target-uri,length,offset", &file]).unwrap();
+            assert!(
+                check.status.success(),
+                "warcio check {file}: {}",
+                String::from_utf8_lossy(&check.stdout)
+            );
+            let index = warcio(&[
+                "index",
+                "-f",
+                "warc-type,warc-target-uri,length,offset",
+                &file,
+            ])
+            .unwrap();
             assert!(index.status.success(), "warcio index {file}");
             let lines = String::from_utf8_lossy(&index.stdout).lines().count();
             assert!(lines >= 2, "warcio index listed {lines} records in {file}");
@@ -139,10 +207,18 @@ fn status_lists_counts_and_next_release_days() {
     assert_eq!(s.records, 7);
     assert_eq!((s.released, s.published, s.embargoed), (2, 0, 3));
     assert_eq!((s.disallowed, s.no_robots), (1, 1));
-    let days: Vec<_> = s.next_releases.iter().map(|d| (d.first.as_str(), d.records)).collect();
+    let days: Vec<_> = s
+        .next_releases
+        .iter()
+        .map(|d| (d.first.as_str(), d.records))
+        .collect();
     assert_eq!(
         days,
-        [("2026-01-25T00:00:00Z", 1), ("2026-02-01T00:00:00Z", 1), ("2026-02-02T00:00:00Z", 1)]
+        [
+            ("2026-01-25T00:00:00Z", 1),
+            ("2026-02-01T00:00:00Z", 1),
+            ("2026-02-02T00:00:00Z", 1)
+        ]
     );
 }
 
@@ -162,7 +238,11 @@ fn crash_at(archive: &mut Archive, at: &str, n: usize) -> bool {
 
 #[test]
 fn a_release_cut_short_anywhere_publishes_each_record_exactly_once() {
-    let times = ["2026-01-10T00:00:00Z", "2026-01-26T00:00:00Z", "2026-06-01T00:00:00Z"];
+    let times = [
+        "2026-01-10T00:00:00Z",
+        "2026-01-26T00:00:00Z",
+        "2026-06-01T00:00:00Z",
+    ];
     // Every step of every release, one crash per run.
     for (which, at) in times.iter().enumerate() {
         for n in 0.. {
@@ -186,13 +266,22 @@ fn a_release_cut_short_anywhere_publishes_each_record_exactly_once() {
             for r in records.iter().filter(|r| r.0 != "warcinfo") {
                 *seen.entry((r.0.clone(), r.2.clone())).or_default() += 1;
             }
-            assert!(seen.values().all(|&c| c == 1), "step {n} of release {which}: {seen:?}");
+            assert!(
+                seen.values().all(|&c| c == 1),
+                "step {n} of release {which}: {seen:?}"
+            );
             let responses = seen.keys().filter(|k| k.0 == "response").count();
             let revisits = seen.keys().filter(|k| k.0 == "revisit").count();
             assert_eq!((responses, revisits), (5, 3), "step {n} of release {which}");
             let leftovers = std::fs::read_dir(dir.path().join("archive/public"))
                 .unwrap()
-                .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".part"))
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .ends_with(".part")
+                })
                 .count();
             assert_eq!(leftovers, 0, "step {n}");
             if !crashed {

@@ -15,7 +15,8 @@ use robots_archive::{Access, Archive, CaptureVerdict, Request, Server, Timestamp
 
 const OLD_LM: &str = "Mon, 01 Jan 2024 00:00:00 GMT";
 const FUTURE_LM: &str = "Fri, 01 Jan 2100 00:00:00 GMT";
-const SITE_ROBOTS: &str = "User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news/\nDisallow: /private/\n";
+const SITE_ROBOTS: &str =
+    "User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news/\nDisallow: /private/\n";
 
 /// The page at `path`: status, extra headers, body.
 fn page(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
@@ -24,13 +25,27 @@ fn page(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
         "/" | "/index.html" => (
             200,
             vec![],
-            html("<a href=\"/news/old.html\">o</a> <a href=\"/news/future.html\">f</a> \
+            html(
+                "<a href=\"/news/old.html\">o</a> <a href=\"/news/future.html\">f</a> \
                   <a href=\"/news/plain.html\">p</a> <a href=\"/private/secret.html\">s</a> \
-                  <a href=\"/about.html\">a</a>"),
+                  <a href=\"/about.html\">a</a>",
+            ),
         ),
-        "/robots.txt" => (200, vec![("Content-Type", "text/plain")], SITE_ROBOTS.to_owned()),
-        "/news/old.html" => (200, vec![("Last-Modified", OLD_LM)], html("SECRET-OLD-NEWS")),
-        "/news/future.html" => (200, vec![("Last-Modified", FUTURE_LM)], html("SECRET-FUTURE-NEWS")),
+        "/robots.txt" => (
+            200,
+            vec![("Content-Type", "text/plain")],
+            SITE_ROBOTS.to_owned(),
+        ),
+        "/news/old.html" => (
+            200,
+            vec![("Last-Modified", OLD_LM)],
+            html("SECRET-OLD-NEWS"),
+        ),
+        "/news/future.html" => (
+            200,
+            vec![("Last-Modified", FUTURE_LM)],
+            html("SECRET-FUTURE-NEWS"),
+        ),
         "/news/plain.html" => (200, vec![], html("SECRET-PLAIN-NEWS")),
         "/private/secret.html" => (200, vec![], html("SECRET-PRIVATE")),
         "/about.html" => (200, vec![], html("SECRET-ABOUT")),
@@ -63,7 +78,10 @@ fn answer(mut stream: TcpStream) -> std::io::Result<()> {
         }
     }
     let (status, headers, body) = page(&path);
-    let mut out = format!("HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut out = format!(
+        "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     if !headers.iter().any(|(n, _)| *n == "Content-Type") {
         out.push_str("Content-Type: text/html\r\n");
     }
@@ -91,11 +109,17 @@ fn crawl(dir: &Path, port: u16) -> Option<std::path::PathBuf> {
         .output();
     match output {
         Err(_) => {
-            eprintln!("NOTICE: wget not found; skipping the end-to-end crawl test (apt-get install wget)");
+            eprintln!(
+                "NOTICE: wget not found; skipping the end-to-end crawl test (apt-get install wget)"
+            );
             None
         }
         Ok(out) => {
-            assert!(out.status.success() || out.status.code() == Some(8), "wget failed: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success() || out.status.code() == Some(8),
+                "wget failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             Some(dir.join("crawl.warc.gz"))
         }
     }
@@ -104,10 +128,18 @@ fn crawl(dir: &Path, port: u16) -> Option<std::path::PathBuf> {
 fn http_get(addr: std::net::SocketAddr, target: &str, accept: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAccept: {accept}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAccept: {accept}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).unwrap();
-    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     (status, text)
 }
 
@@ -115,7 +147,9 @@ fn http_get(addr: std::net::SocketAddr, target: &str, accept: &str) -> (u16, Str
 fn wget_crawl_is_ingested_served_and_released_under_embargo() {
     let dir = tempfile::tempdir().unwrap();
     let port = serve_site();
-    let Some(warc) = crawl(dir.path(), port) else { return };
+    let Some(warc) = crawl(dir.path(), port) else {
+        return;
+    };
     let adir = dir.path().join("archive");
     let mut archive = Archive::create(&adir, AGENT).unwrap();
     let report = archive.ingest(&warc, &mut |_| {}).unwrap();
@@ -129,15 +163,33 @@ fn wget_crawl_is_ingested_served_and_released_under_embargo() {
     let month = 31 * 86_400;
     let old = one("/news/old.html");
     let old_end = Timestamp::parse_rfc3339("2024-02-01T00:00:00Z").unwrap();
-    assert_eq!(old.embargo_until, Some(old_end), "Last-Modified earlier than first observation");
+    assert_eq!(
+        old.embargo_until,
+        Some(old_end),
+        "Last-Modified earlier than first observation"
+    );
     let future = one("/news/future.html");
-    assert_eq!(future.embargo_until, Some(future.captured.plus_secs(month)), "Last-Modified later");
+    assert_eq!(
+        future.embargo_until,
+        Some(future.captured.plus_secs(month)),
+        "Last-Modified later"
+    );
     let plain = one("/news/plain.html");
-    assert_eq!(plain.embargo_until, Some(plain.captured.plus_secs(month)), "no Last-Modified");
+    assert_eq!(
+        plain.embargo_until,
+        Some(plain.captured.plus_secs(month)),
+        "no Last-Modified"
+    );
     let about = one("/about.html");
-    assert_eq!((about.verdict, about.embargo_days), (Some(CaptureVerdict::Allowed), Some(31)));
+    assert_eq!(
+        (about.verdict, about.embargo_days),
+        (Some(CaptureVerdict::Allowed), Some(31))
+    );
     // wget obeyed Disallow: /private/.
-    assert!(archive.captures_of(&format!("{base}/private/secret.html")).unwrap().is_empty());
+    assert!(archive
+        .captures_of(&format!("{base}/private/secret.html"))
+        .unwrap()
+        .is_empty());
     // wget fetched the start page before robots.txt: governed by the one just after.
     let start = one("/");
     assert_eq!(start.verdict, Some(CaptureVerdict::Allowed));
@@ -145,15 +197,24 @@ fn wget_crawl_is_ingested_served_and_released_under_embargo() {
 
     let before = plain.captured.plus_secs(86_400);
     let after = plain.captured.plus_secs(month + 86_400);
-    let target = format!("/web/{}/{base}/news/plain.html", plain.captured.fourteen_digits());
-    let request = |accept: &str| Request { target: target.clone(), accept: Some(accept.to_owned()) };
+    let target = format!(
+        "/web/{}/{base}/news/plain.html",
+        plain.captured.fourteen_digits()
+    );
+    let request = |accept: &str| Request {
+        target: target.clone(),
+        accept: Some(accept.to_owned()),
+    };
     let tomb = archive.respond(&request("application/json"), before);
     assert_eq!(tomb.status, 451);
     let json: serde_json::Value = serde_json::from_slice(&tomb.body).unwrap();
     assert_eq!(json["access"], "embargoed");
     assert_eq!(json["url"], format!("{base}/news/plain.html"));
     assert_eq!(json["payload_digest"], plain.digest.as_header());
-    assert_eq!(json["embargo_until"], plain.embargo_until.unwrap().rfc3339());
+    assert_eq!(
+        json["embargo_until"],
+        plain.embargo_until.unwrap().rfc3339()
+    );
     assert!(!String::from_utf8_lossy(&tomb.body).contains("SECRET-PLAIN-NEWS"));
     let html = archive.respond(&request("text/html"), before);
     assert_eq!(html.status, 451);
@@ -164,21 +225,43 @@ fn wget_crawl_is_ingested_served_and_released_under_embargo() {
     assert_eq!(plain.access(after), Access::Released);
 
     // The same over a real socket, and the CDX listing.
-    let server = Server::bind(Archive::open(&adir).unwrap(), "127.0.0.1:0".parse().unwrap(), Some(before)).unwrap();
+    let server = Server::bind(
+        Archive::open(&adir).unwrap(),
+        "127.0.0.1:0".parse().unwrap(),
+        Some(before),
+    )
+    .unwrap();
     let addr = server.local_addr().unwrap();
     std::thread::spawn(move || server.run());
     let (status, text) = http_get(addr, &target, "application/json");
     assert_eq!(status, 451, "{text}");
     assert!(!text.contains("SECRET-PLAIN-NEWS"));
-    let (status, cdx) = http_get(addr, &format!("/cdx?url={base}/news/plain.html&output=json"), "*/*");
+    let (status, cdx) = http_get(
+        addr,
+        &format!("/cdx?url={base}/news/plain.html&output=json"),
+        "*/*",
+    );
     assert_eq!(status, 200);
     let line = cdx.lines().last().unwrap();
     let line: serde_json::Value = serde_json::from_str(line).unwrap();
-    for field in ["urlkey", "timestamp", "url", "mime", "status", "digest", "length", "offset", "filename"] {
+    for field in [
+        "urlkey",
+        "timestamp",
+        "url",
+        "mime",
+        "status",
+        "digest",
+        "length",
+        "offset",
+        "filename",
+    ] {
         assert!(line[field].is_string(), "{field} in {line}");
     }
     assert_eq!(line["access"], "embargoed");
-    assert_eq!(line["embargo_until"], plain.embargo_until.unwrap().rfc3339());
+    assert_eq!(
+        line["embargo_until"],
+        plain.embargo_until.unwrap().rfc3339()
+    );
 
     // Releases: tombstones first, bodies after the end.
     let first = archive.release(before).unwrap();
@@ -193,9 +276,22 @@ fn wget_crawl_is_ingested_served_and_released_under_embargo() {
         published.push(String::from_utf8_lossy(&text).into_owned());
     }
     assert!(!published[0].contains("SECRET-PLAIN-NEWS") && !published[0].contains("SECRET-ABOUT"));
-    assert!(published[0].contains("SECRET-OLD-NEWS"), "ended in 2024: released at once");
+    assert!(
+        published[0].contains("SECRET-OLD-NEWS"),
+        "ended in 2024: released at once"
+    );
     assert!(published[1].contains("SECRET-PLAIN-NEWS") && published[1].contains("SECRET-ABOUT"));
-    if let Some(check) = warcio(&["check", "-v", &first.files[0].display().to_string(), &second.files[0].display().to_string()]) {
-        assert!(check.status.success(), "warcio check: {}{}", String::from_utf8_lossy(&check.stdout), String::from_utf8_lossy(&check.stderr));
+    if let Some(check) = warcio(&[
+        "check",
+        "-v",
+        &first.files[0].display().to_string(),
+        &second.files[0].display().to_string(),
+    ]) {
+        assert!(
+            check.status.success(),
+            "warcio check: {}{}",
+            String::from_utf8_lossy(&check.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        );
     }
 }

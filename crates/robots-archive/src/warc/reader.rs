@@ -36,7 +36,10 @@ impl<R: BufRead> Reader<R> {
     /// (the path and offsets go into error messages and record locations).
     pub fn new(input: R, path: &Path, offset: u64) -> Reader<R> {
         Reader {
-            input: Counting { inner: input, pos: offset },
+            input: Counting {
+                inner: input,
+                pos: offset,
+            },
             path: path.to_owned(),
         }
     }
@@ -52,7 +55,9 @@ impl<R: BufRead> Reader<R> {
         &mut self,
         visit: impl FnOnce(&Fields, &mut dyn BufRead) -> io::Result<T>,
     ) -> Result<Option<Record<T>>, Error> {
-        let start = self.skip_blank_lines().map_err(|e| self.error(e, self.input.pos))?;
+        let start = self
+            .skip_blank_lines()
+            .map_err(|e| self.error(e, self.input.pos))?;
         let Some(gzipped) = start else {
             return Ok(None);
         };
@@ -100,7 +105,8 @@ impl<R: BufRead> Reader<R> {
     fn error(&self, e: io::Error, offset: u64) -> Error {
         let problem = match e.kind() {
             io::ErrorKind::UnexpectedEof => WarcProblem::Truncated,
-            io::ErrorKind::Other => match e.get_ref().and_then(|i| i.downcast_ref::<WarcProblem>()) {
+            io::ErrorKind::Other => match e.get_ref().and_then(|i| i.downcast_ref::<WarcProblem>())
+            {
                 Some(p) => p.clone(),
                 None => {
                     return Error::Io {

@@ -67,7 +67,6 @@ impl<W: Write> Writer<W> {
 mod tests {
     use super::super::Reader;
     use super::*;
-    use std::io::Read;
     use std::path::Path;
 
     fn read_all(bytes: &[u8]) -> Vec<(Location, Fields, Vec<u8>)> {

@@ -52,7 +52,10 @@ impl Capture {
     pub fn fields(&self, n: usize) -> Fields {
         let mut f = Fields::new();
         f.push("WARC-Type", "response");
-        f.push("WARC-Record-ID", format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>"));
+        f.push(
+            "WARC-Record-ID",
+            format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>"),
+        );
         f.push("WARC-Date", self.date.rfc3339());
         f.push("WARC-Target-URI", self.url.as_str());
         f.push("Content-Type", "application/http; msgtype=response");
@@ -67,7 +70,10 @@ pub fn write_warc(path: &Path, captures: &[Capture], salt: usize) -> PathBuf {
     let mut w = Writer::new(file);
     let mut info = Fields::new();
     info.push("WARC-Type", "warcinfo");
-    info.push("WARC-Record-ID", format!("<urn:uuid:11111111-0000-4000-8000-{salt:012}>"));
+    info.push(
+        "WARC-Record-ID",
+        format!("<urn:uuid:11111111-0000-4000-8000-{salt:012}>"),
+    );
     w.write_record(&info, b"software: test\r\n").unwrap();
     for (i, c) in captures.iter().enumerate() {
         let mut req = Fields::new();
@@ -75,7 +81,8 @@ pub fn write_warc(path: &Path, captures: &[Capture], salt: usize) -> PathBuf {
         req.push("WARC-Target-URI", c.url.as_str());
         req.push("WARC-Date", c.date.rfc3339());
         w.write_record(&req, b"GET / HTTP/1.1\r\n\r\n").unwrap();
-        w.write_record(&c.fields(salt * 100_000 + i), &c.block()).unwrap();
+        w.write_record(&c.fields(salt * 100_000 + i), &c.block())
+            .unwrap();
     }
     w.finish().unwrap();
     path.to_owned()
@@ -107,7 +114,8 @@ pub fn archive_with(dir: &Path, captures: &[Capture]) -> Archive {
 }
 
 /// The robots.txt used by most tests: a month's embargo on /news, /private disallowed.
-pub const ROBOTS: &[u8] = b"User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /private\n";
+pub const ROBOTS: &[u8] =
+    b"User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /private\n";
 
 pub const SITE: &str = "http://site.test";
 

@@ -136,7 +136,8 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
     // Each file is read twice: copied into the store, then indexed.
     let mut total = 0;
     for warc in &args.warcs {
-        let meta = std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
+        let meta =
+            std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
         total += 2 * meta.len();
     }
     let bar = if std::io::stderr().is_terminal() {
@@ -155,7 +156,11 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             .ingest(warc, &mut |n| bar.inc(n))
             .with_context(|| format!("ingesting {}", warc.display()))?;
         let line = if report.already_ingested {
-            format!("{}: already ingested (as {}), nothing to do", warc.display(), report.stored_as)
+            format!(
+                "{}: already ingested (as {}), nothing to do",
+                warc.display(),
+                report.stored_as
+            )
         } else {
             format!(
                 "{}: {} responses indexed ({} robots.txt), {} other records skipped",
@@ -181,9 +186,15 @@ fn status(args: StatusArgs) -> Result<ExitCode> {
         Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),
         Format::Text => {
             println!("at {}: {} records", s.at, s.records);
-            println!("  released    {} ({} published in public/)", s.released, s.published);
+            println!(
+                "  released    {} ({} published in public/)",
+                s.released, s.published
+            );
             println!("  embargoed   {}", s.embargoed);
-            println!("  flagged     {} disallowed at capture, {} without robots.txt", s.disallowed, s.no_robots);
+            println!(
+                "  flagged     {} disallowed at capture, {} without robots.txt",
+                s.disallowed, s.no_robots
+            );
             if s.next_releases.is_empty() {
                 println!("next releases: none scheduled");
             } else {
@@ -201,7 +212,10 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     let archive = Archive::open(&args.dir)?;
     let server = Server::bind(archive, args.addr, args.at)?;
     let addr = server.local_addr().unwrap_or(args.addr);
-    eprintln!("serving {} on http://{addr}/ (replay: /web/<timestamp>/<url>, listing: /cdx?url=<url>)", args.dir.display());
+    eprintln!(
+        "serving {} on http://{addr}/ (replay: /web/<timestamp>/<url>, listing: /cdx?url=<url>)",
+        args.dir.display()
+    );
     server.run()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -218,6 +232,9 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
     for file in &report.files {
         println!("wrote {}", file.display());
     }
-    println!("{} records released, {} tombstones", report.released, report.tombstones);
+    println!(
+        "{} records released, {} tombstones",
+        report.released, report.tombstones
+    );
     Ok(ExitCode::SUCCESS)
 }

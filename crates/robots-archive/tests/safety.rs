@@ -1,0 +1,214 @@
+//! Safety as a property: over random archives and times, no body of a record before its
+//! embargo end (by an oracle written here, independent of the crate) appears in any
+//! public WARC, `serve` response or CDX line; and every due body is released.
+
+mod common;
+
+use std::io::Read;
+
+use common::*;
+use proptest::prelude::*;
+use robots_archive::{Archive, CdxQuery, Request, Timestamp};
+
+const DAY: i64 = 86_400;
+const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+#[derive(Debug, Clone)]
+enum RobotsKind {
+    None,
+    Rules { period: Option<u32>, at_hours: i64 },
+    Status { status: u16, at_hours: i64 },
+}
+
+#[derive(Debug, Clone)]
+struct Rec {
+    origin: usize,
+    path: &'static str,
+    day: i64,
+    /// Last-Modified, in days relative to the capture (None: absent).
+    lm_days: Option<i64>,
+    file: usize,
+}
+
+fn robots_kind() -> impl Strategy<Value = RobotsKind> {
+    prop_oneof![
+        Just(RobotsKind::None),
+        (
+            prop_oneof![Just(None), Just(Some(7)), Just(Some(31)), Just(Some(90))],
+            0i64..72
+        )
+            .prop_map(|(period, at_hours)| RobotsKind::Rules { period, at_hours }),
+        (prop_oneof![Just(404u16), Just(503u16)], 0i64..72)
+            .prop_map(|(status, at_hours)| RobotsKind::Status { status, at_hours }),
+    ]
+}
+
+fn rec() -> impl Strategy<Value = Rec> {
+    (
+        0usize..3,
+        prop_oneof![Just("/news/a"), Just("/p/b"), Just("/c")],
+        0i64..40,
+        prop_oneof![Just(None), (-60i64..60).prop_map(Some)],
+        0usize..2,
+    )
+        .prop_map(|(origin, path, day, lm_days, file)| Rec {
+            origin,
+            path,
+            day,
+            lm_days,
+            file,
+        })
+}
+
+fn origin_url(i: usize) -> String {
+    format!("http://site{i}.test")
+}
+
+fn secret(i: usize) -> String {
+    format!("SECRET{i:03}QZX")
+}
+
+fn capture_time(r: &Rec) -> i64 {
+    T0 + r.day * DAY + 3600
+}
+
+/// The oracle: may record `i`'s body be public at `at`?
+fn may_publish(robots: &[RobotsKind], recs: &[Rec], i: usize, at: i64) -> bool {
+    let r = &recs[i];
+    let captured = capture_time(r);
+    let robots_at = |h: i64| T0 + h * 3600;
+    let governed = |h: i64| captured >= robots_at(h) - DAY;
+    match &robots[r.origin] {
+        RobotsKind::None => false,
+        // Released at once means from its capture on.
+        RobotsKind::Status { status, at_hours } => {
+            governed(*at_hours) && *status == 404 && at >= captured
+        }
+        RobotsKind::Rules { period, at_hours } => {
+            if !governed(*at_hours) || r.path.starts_with("/p") {
+                return false;
+            }
+            let Some(days) = period else {
+                return at >= captured;
+            };
+            let url = (r.origin, r.path);
+            let first_seen = recs
+                .iter()
+                .filter(|o| (o.origin, o.path) == url)
+                .map(capture_time)
+                .min()
+                .unwrap_or(captured);
+            let lm = r
+                .lm_days
+                .map(|d| captured + d * DAY)
+                .filter(|&lm| lm <= captured);
+            let start = lm.map_or(first_seen, |lm| lm.min(first_seen));
+            at >= start + i64::from(*days) * DAY
+        }
+    }
+}
+
+fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec]) -> Archive {
+    let mut files: Vec<Vec<Capture>> = vec![Vec::new(), Vec::new()];
+    for (o, kind) in robots.iter().enumerate() {
+        let (body, status, h) = match kind {
+            RobotsKind::None => continue,
+            RobotsKind::Rules { period, at_hours } => {
+                let embargo = match period {
+                    Some(7) => "Archive-Embargo: w\n",
+                    Some(31) => "Archive-Embargo: m\n",
+                    Some(_) => "Archive-Embargo: q\n",
+                    None => "",
+                };
+                (
+                    format!("User-agent: *\n{embargo}Disallow: /p\n"),
+                    200,
+                    *at_hours,
+                )
+            }
+            RobotsKind::Status { status, at_hours } => (String::new(), *status, *at_hours),
+        };
+        let at = Timestamp::from_unix(T0 + h * 3600).rfc3339();
+        files[0].push(capture(
+            &format!("{}/robots.txt", origin_url(o)),
+            &at,
+            status,
+            body.as_bytes(),
+        ));
+    }
+    for (i, r) in recs.iter().enumerate() {
+        let at = Timestamp::from_unix(capture_time(r));
+        let mut c = capture(
+            &format!("{}{}", origin_url(r.origin), r.path),
+            &at.rfc3339(),
+            200,
+            secret(i).as_bytes(),
+        );
+        if let Some(d) = r.lm_days {
+            c = c.header("Last-Modified", &at.plus_secs(d * DAY).http_date());
+        }
+        files[r.file].push(c);
+    }
+    let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
+    for (n, captures) in files.iter().enumerate() {
+        let warc = write_warc(&dir.join(format!("f{n}.warc.gz")), captures, n + 1);
+        archive.ingest(&warc, &mut |_| {}).unwrap();
+    }
+    archive
+}
+
+fn public_bytes(dir: &std::path::Path) -> String {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir.join("archive/public")).unwrap() {
+        let file = std::fs::File::open(entry.unwrap().path()).unwrap();
+        flate2::read::MultiGzDecoder::new(file)
+            .read_to_end(&mut all)
+            .unwrap();
+    }
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_body_before_its_embargo_end(
+        robots in proptest::collection::vec(robots_kind(), 3),
+        recs in proptest::collection::vec(rec(), 1..10),
+        t1 in 0i64..120,
+        t2 in 0i64..120,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut archive = build(dir.path(), &robots, &recs);
+        let (t1, t2) = (T0 + t1.min(t2) * DAY, T0 + t1.max(t2) * DAY);
+        for at in [t1, t2] {
+            let now = Timestamp::from_unix(at);
+            archive.release(now).unwrap();
+            let public = public_bytes(dir.path());
+            for i in 0..recs.len() {
+                let allowed = may_publish(&robots, &recs, i, at);
+                prop_assert_eq!(public.contains(&secret(i)), allowed, "public WARC, record {} at {}", i, now);
+            }
+            for r in &recs {
+                let url = format!("{}{}", origin_url(r.origin), r.path);
+                let stamp = Timestamp::from_unix(capture_time(r)).fourteen_digits();
+                for accept in ["text/html", "application/json"] {
+                    let req = Request { target: format!("/web/{stamp}/{url}"), accept: Some(accept.into()) };
+                    let body = String::from_utf8_lossy(&archive.respond(&req, now).body).into_owned();
+                    for j in 0..recs.len() {
+                        if body.contains(&secret(j)) {
+                            prop_assert!(may_publish(&robots, &recs, j, at), "serve leaked record {} at {}", j, now);
+                        }
+                    }
+                }
+                let query = CdxQuery { url, prefix: false, json: true, limit: 1000 };
+                let cdx = archive.cdx(&query, now).unwrap();
+                prop_assert!(!cdx.contains("SECRET"), "CDX leaked a body");
+                let req = Request { target: format!("/cdx?url={}&output=json", query.url), accept: None };
+                let body = String::from_utf8_lossy(&archive.respond(&req, now).body).into_owned();
+                prop_assert!(!body.contains("SECRET"));
+                prop_assert_eq!(body.lines().count(), recs.iter().filter(|o| (o.origin, o.path) == (r.origin, r.path)).count());
+            }
+        }
+    }
+}

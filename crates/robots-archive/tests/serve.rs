@@ -1,0 +1,215 @@
+//! Single-item access and CDX through `respond`: status codes, tombstone contents,
+//! replay headers, nearest capture, errors.
+
+mod common;
+
+use common::*;
+use robots_archive::{Archive, Request};
+
+fn get(archive: &Archive, target: &str, accept: &str, at: &str) -> robots_archive::Response {
+    let req = Request {
+        target: target.to_owned(),
+        accept: Some(accept.to_owned()),
+    };
+    archive.respond(&req, t(at))
+}
+
+fn fixture(dir: &std::path::Path) -> Archive {
+    archive_with(
+        dir,
+        &[
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
+            capture(
+                &format!("{SITE}/news/a"),
+                "2026-01-02T00:00:00Z",
+                200,
+                b"FIRST-A",
+            )
+            .header("Set-Something", "kept")
+            .header("Transfer-Encoding", "identity"),
+            capture(
+                &format!("{SITE}/news/a"),
+                "2026-01-20T00:00:00Z",
+                200,
+                b"SECOND-A",
+            ),
+            capture(
+                &format!("{SITE}/private/x"),
+                "2026-01-02T00:00:00Z",
+                200,
+                b"PRIVATE-X",
+            ),
+            capture(
+                "http://other.test/page",
+                "2026-01-02T00:00:00Z",
+                200,
+                b"NO-ROBOTS",
+            ),
+        ],
+    )
+}
+
+#[test]
+fn withheld_records_answer_451_or_403_with_a_tombstone() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = fixture(dir.path());
+    let r = get(
+        &archive,
+        &format!("/web/20260102000000/{SITE}/news/a"),
+        "application/json",
+        "2026-01-10T00:00:00Z",
+    );
+    assert_eq!(r.status, 451);
+    assert_eq!(r.header("X-Embargo-Until"), Some("2026-02-02T00:00:00Z"));
+    assert_eq!(r.header("Content-Type"), Some("application/json"));
+    let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(json["captured"], "2026-01-02T00:00:00Z");
+    assert_eq!(json["status"], 200);
+    assert_eq!(json["embargo_until"], "2026-02-02T00:00:00Z");
+    assert!(json["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h[0] == "Set-Something"));
+    assert!(json["payload_digest"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha1:"));
+    let r = get(
+        &archive,
+        &format!("/web/20260102/{SITE}/private/x"),
+        "text/html",
+        "2030-01-01T00:00:00Z",
+    );
+    assert_eq!(r.status, 403);
+    assert_eq!(r.header("X-Archive-Access"), Some("disallowed"));
+    let page = String::from_utf8(r.body).unwrap();
+    assert!(page.contains("disallowed") && !page.contains("PRIVATE-X"));
+    let r = get(
+        &archive,
+        "/web/2026/http://other.test/page",
+        "text/html",
+        "2030-01-01T00:00:00Z",
+    );
+    assert_eq!(r.status, 403);
+    assert_eq!(r.header("X-Archive-Access"), Some("no-robots"));
+    assert!(!String::from_utf8_lossy(&r.body).contains("NO-ROBOTS"));
+}
+
+#[test]
+fn released_records_replay_the_nearest_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = fixture(dir.path());
+    let at = "2026-03-01T00:00:00Z";
+    let r = get(
+        &archive,
+        &format!("/web/20260103000000/{SITE}/news/a"),
+        "text/html",
+        at,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, b"FIRST-A");
+    assert_eq!(r.header("Set-Something"), Some("kept"));
+    assert_eq!(
+        r.header("Transfer-Encoding"),
+        None,
+        "hop-by-hop headers are not replayed"
+    );
+    assert_eq!(
+        r.header("Memento-Datetime"),
+        Some("Fri, 02 Jan 2026 00:00:00 GMT")
+    );
+    let r = get(
+        &archive,
+        &format!("/web/20260119000000id_/{SITE}/news/a"),
+        "text/html",
+        at,
+    );
+    assert_eq!(r.body, b"SECOND-A");
+    // Both captures share the first observation, so both end together.
+    let r = get(
+        &archive,
+        &format!("/web/20260119000000/{SITE}/news/a"),
+        "text/html",
+        "2026-02-01T23:59:59Z",
+    );
+    assert_eq!(r.status, 451);
+}
+
+#[test]
+fn cdx_lists_captures_with_access_and_never_bodies() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = fixture(dir.path());
+    let r = get(
+        &archive,
+        &format!("/cdx?url={SITE}/news/a&output=json"),
+        "*/*",
+        "2026-01-10T00:00:00Z",
+    );
+    assert_eq!(r.status, 200);
+    let lines: Vec<serde_json::Value> = String::from_utf8(r.body)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["urlkey"], "test,site)/news/a");
+    assert_eq!(lines[0]["timestamp"], "20260102000000");
+    assert_eq!(lines[0]["status"], "200");
+    assert_eq!(lines[0]["mime"], "text/html");
+    assert_eq!(lines[0]["access"], "embargoed");
+    assert_eq!(lines[1]["embargo_until"], "2026-02-02T00:00:00Z");
+    assert!(lines[0]["filename"].as_str().unwrap().ends_with(".warc.gz"));
+    // Prefix queries and text lines.
+    let r = get(
+        &archive,
+        &format!("/cdx?url={SITE}/*"),
+        "*/*",
+        "2026-03-01T00:00:00Z",
+    );
+    let text = String::from_utf8(r.body).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(text
+        .lines()
+        .any(|l| l.ends_with(" - disallowed") && l.contains("/private/x")));
+    assert!(text
+        .lines()
+        .any(|l| l.ends_with(" released") && l.contains("/news/a")));
+    assert_eq!(
+        get(&archive, "/cdx", "*/*", "2026-03-01T00:00:00Z").status,
+        400
+    );
+}
+
+#[test]
+fn bad_requests_get_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = fixture(dir.path());
+    let at = "2026-03-01T00:00:00Z";
+    assert_eq!(
+        get(
+            &archive,
+            "/web/xyz/http://site.test/news/a",
+            "text/html",
+            at
+        )
+        .status,
+        400
+    );
+    assert_eq!(get(&archive, "/web/2026", "text/html", at).status, 400);
+    let r = get(
+        &archive,
+        "/web/2026/http://site.test/missing",
+        "application/json",
+        at,
+    );
+    assert_eq!(r.status, 404);
+    assert!(String::from_utf8_lossy(&r.body).contains("not in this archive"));
+    assert_eq!(get(&archive, "/elsewhere", "text/html", at).status, 404);
+    assert_eq!(get(&archive, "/", "text/html", at).status, 200);
+}
