@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::Origin;
+use robots::Agent;
+
+use crate::{Answer, Origin};
 
 /// Hands out request slots per origin, `delay` apart.
 ///
@@ -63,6 +65,12 @@ impl Pacer {
         if !wait.is_zero() {
             tokio::time::sleep(wait).await;
         }
+    }
+
+    /// Waits for the next request slot for the answer's origin, spaced by the
+    /// Crawl-delay of `agent`'s group in it.
+    pub async fn pace(&self, answer: &Answer, agent: &Agent) {
+        self.wait(answer.origin(), answer.crawl_delay(agent)).await;
     }
 }
 
