@@ -11,7 +11,9 @@ use robots_fetch::{ManualClock, Pacer};
 #[tokio::test]
 async fn the_groups_crawl_delay_spaces_requests_up_to_the_cap() {
     let server = Server::start(|_| {
-        Reply::ok("User-agent: SlowBot\nCrawl-delay: 3\nDisallow: /slow\n\nUser-agent: *\nDisallow:\n")
+        Reply::ok(
+            "User-agent: SlowBot\nCrawl-delay: 3\nDisallow: /slow\n\nUser-agent: *\nDisallow:\n",
+        )
     })
     .await;
     let answer = fetcher(&ManualClock::starting_now())
