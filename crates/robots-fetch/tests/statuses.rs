@@ -399,3 +399,64 @@ async fn the_user_agent_header_is_configurable() {
         Err(robots_fetch::Error::InvalidUserAgent(_))
     ));
 }
+
+#[tokio::test]
+async fn a_body_cut_short_is_unreachable_not_half_parsed() {
+    // Content-Length promises more than is sent: a partial file could miss rules.
+    let server = Server::start(|_| {
+        Reply::Raw(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nUser-agent: *\nAllow: /\n"
+                .to_vec(),
+        )
+    })
+    .await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            answer.source(),
+            Source::Unreachable {
+                error: Unreachable::Protocol(_),
+                fallback: Fallback::DisallowAll
+            }
+        ),
+        "{:?}",
+        answer.source()
+    );
+    assert!(!allowed(&answer, "/"));
+}
+
+#[tokio::test]
+async fn a_redirect_without_a_usable_location_is_unavailable() {
+    let server = Server::start(|req| match req.path.as_str() {
+        "/robots.txt" => Reply::redirect(302, "/ftp"),
+        _ => Reply::redirect(301, "ftp://files.test/robots.txt"),
+    })
+    .await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap();
+    assert_eq!(
+        answer.source(),
+        &Source::Unavailable(Unavailable::BadRedirect {
+            status: 301,
+            location: Some("ftp://files.test/robots.txt".into())
+        })
+    );
+    let bare = Server::start(|_| Reply::status(307)).await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&bare.url("/"))
+        .await
+        .unwrap();
+    assert_eq!(
+        answer.source(),
+        &Source::Unavailable(Unavailable::BadRedirect {
+            status: 307,
+            location: None
+        })
+    );
+    assert!(allowed(&answer, "/private"));
+}

@@ -51,6 +51,8 @@ pub enum Reply {
     },
     /// Read the request, then say nothing and keep the connection open.
     Silent,
+    /// These bytes as the whole response, then close.
+    Raw(Vec<u8>),
 }
 
 impl Reply {
@@ -223,6 +225,7 @@ async fn serve(
         Reply::Silent => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
+        Reply::Raw(bytes) => stream.write_all(&bytes).await?,
     }
     stream.shutdown().await
 }
