@@ -1,0 +1,255 @@
+//! `robots archive …` as a user runs it: ingest, status, release, errors, help, and a
+//! release process killed at random points then run again (exactly-once publication).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use robots_archive::warc::{Fields, Reader, Writer};
+use robots_archive::Timestamp;
+
+const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+fn robots(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// robots.txt with a week's embargo on /news, then `n` news pages, one a second.
+fn write_warc(path: &Path, n: usize) -> PathBuf {
+    let mut w = Writer::new(std::fs::File::create(path).unwrap());
+    let mut write = |i: usize, url: &str, body: &str| {
+        let mut f = Fields::new();
+        f.push("WARC-Type", "response");
+        f.push(
+            "WARC-Record-ID",
+            format!("<urn:uuid:00000000-0000-4000-8000-{i:012}>"),
+        );
+        f.push("WARC-Date", Timestamp::from_unix(T0 + i as i64).rfc3339());
+        f.push("WARC-Target-URI", url);
+        let block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        w.write_record(&f, block.as_bytes()).unwrap();
+    };
+    write(
+        0,
+        "http://cli.test/robots.txt",
+        "User-agent: *\nArchive-Embargo: w\nDisallow: /private\n",
+    );
+    write(1, "http://cli.test/private/p", "PRIVATE");
+    for i in 2..n + 2 {
+        write(
+            i,
+            &format!("http://cli.test/news/{i}"),
+            &format!("body of page {i}"),
+        );
+    }
+    w.finish().unwrap();
+    path.to_owned()
+}
+
+fn published_ids(archive: &Path) -> HashMap<String, usize> {
+    let mut ids = HashMap::new();
+    let Ok(dir) = std::fs::read_dir(archive.join("public")) else {
+        return ids;
+    };
+    for entry in dir {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "gz") {
+            continue;
+        }
+        let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+        let mut reader = Reader::new(file, &path, 0);
+        while let Some(r) = reader.next(|_, b| b.read_to_end(&mut Vec::new())).unwrap() {
+            if r.fields.get("WARC-Type") == Some("response") {
+                let id = r.fields.get("WARC-Record-ID").unwrap().to_owned();
+                *ids.entry(id).or_default() += 1;
+            }
+        }
+    }
+    ids
+}
+
+#[test]
+fn ingest_status_release_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 3);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("5 responses indexed (1 robots.txt)"),
+        "{}",
+        text(&out)
+    );
+    let again = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(text(&again).contains("already ingested"));
+
+    let out = robots(&[
+        "archive",
+        "status",
+        a,
+        "--at",
+        "2026-01-03T00:00:00Z",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            s["records"].as_u64(),
+            s["embargoed"].as_u64(),
+            s["disallowed"].as_u64()
+        ),
+        (Some(5), Some(4), Some(1))
+    );
+    assert_eq!(s["next_releases"][0]["first"], "2026-01-08T00:00:00Z");
+    let out = robots(&["archive", "status", a, "--at", "2026-01-03T01:00:00+01:00"]);
+    assert!(text(&out).contains("embargoed   4"), "{}", text(&out));
+
+    let out = robots(&["archive", "release", a, "--at", "2026-01-03T00:00:00Z"]);
+    assert!(
+        text(&out).contains("0 records released, 4 tombstones"),
+        "{}",
+        text(&out)
+    );
+    let out = robots(&["archive", "release", a, "--at", "2026-01-09T00:00:00Z"]);
+    assert!(
+        text(&out).contains("4 records released, 0 tombstones"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(published_ids(&archive).len(), 4);
+
+    let bad = robots(&["archive", "status", a, "--at", "next tuesday"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad).contains("RFC 3339"), "{}", text(&bad));
+    let missing = robots(&[
+        "archive",
+        "release",
+        dir.path().join("none").to_str().unwrap(),
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing).contains("is not an archive"));
+    std::fs::write(dir.path().join("junk.warc"), b"GET / HTTP/1.1\r\n").unwrap();
+    let junk = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        dir.path().join("junk.warc").to_str().unwrap(),
+    ]);
+    assert_eq!(junk.status.code(), Some(2));
+    assert!(
+        text(&junk).contains("byte 0") && text(&junk).contains("is this a WARC file?"),
+        "{}",
+        text(&junk)
+    );
+}
+
+#[test]
+fn every_archive_subcommand_has_an_example_in_help() {
+    for sub in ["ingest", "status", "serve", "release"] {
+        let out = robots(&["archive", sub, "--help"]);
+        assert!(out.status.success());
+        let help = text(&out);
+        assert!(
+            help.contains("Example") && help.contains(&format!("robots archive {sub}")),
+            "{sub}: {help}"
+        );
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_killed_release_run_again_publishes_each_record_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = 2_000;
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), pages);
+    let pristine = dir.path().join("pristine");
+    let out = robots(&[
+        "archive",
+        "ingest",
+        pristine.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let at = "2026-02-01T00:00:00Z";
+    // Kill points spread over the run, from before the plan commits to after the rename.
+    let mut killed_midway = 0;
+    for (n, delay_ms) in [1u64, 5, 20, 40, 80, 120, 200, 400].into_iter().enumerate() {
+        let archive = dir.path().join(format!("run{n}"));
+        copy_dir(&pristine, &archive);
+        let a = archive.to_str().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+            .args(["archive", "release", a, "--at", at])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        if !status.success()
+            && std::fs::read_dir(archive.join("public")).is_ok_and(|mut d| d.next().is_some())
+        {
+            killed_midway += 1;
+        }
+        let out = robots(&["archive", "release", a, "--at", at]);
+        assert!(out.status.success(), "{}", text(&out));
+        let ids = published_ids(&archive);
+        assert_eq!(ids.len(), pages + 1, "run {n}: every due record published");
+        assert!(
+            ids.values().all(|&c| c == 1),
+            "run {n}: a record was published twice"
+        );
+        let out = robots(&["archive", "status", a, "--at", at, "--format", "json"]);
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(s["published"].as_u64(), Some(pages as u64 + 1));
+    }
+    eprintln!("{killed_midway} of 8 runs were killed after writing had started");
+}
