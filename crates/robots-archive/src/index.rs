@@ -151,6 +151,10 @@ pub struct Entry {
     pub embargo_until: Option<Timestamp>,
     /// The index row of the robots.txt capture that governed it.
     pub robots_record: Option<i64>,
+    /// The response's Last-Modified header as captured.
+    pub last_modified: Option<String>,
+    /// The first time the archive observed this URL, in any ingested file.
+    pub first_observed: Option<Timestamp>,
 }
 
 impl Entry {
@@ -168,7 +172,7 @@ impl Entry {
     /// The columns [`Entry::from_row`] reads, for `SELECT {ENTRY_COLUMNS} FROM …`.
     pub(crate) const COLUMNS: &'static str = "r.id, f.name, r.offset, r.length, r.url, \
         r.urlkey, r.captured, r.status, r.mime, r.digest, r.warc_record_id, r.verdict, \
-        r.embargo_days, r.embargo_until, r.robots_record";
+        r.embargo_days, r.embargo_until, r.robots_record, r.last_modified, s.at";
 
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Entry> {
         Ok(Entry {
@@ -189,6 +193,8 @@ impl Entry {
             embargo_days: row.get(12)?,
             embargo_until: row.get::<_, Option<i64>>(13)?.map(Timestamp::from_unix),
             robots_record: row.get(14)?,
+            last_modified: row.get(15)?,
+            first_observed: row.get::<_, Option<i64>>(16)?.map(Timestamp::from_unix),
         })
     }
 }
@@ -267,7 +273,8 @@ impl Index {
         params: impl rusqlite::Params,
     ) -> Result<Vec<Entry>, Error> {
         let sql = format!(
-            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id {clause}",
+            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
+             LEFT JOIN first_seen s ON s.url = r.url {clause}",
             Entry::COLUMNS
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;

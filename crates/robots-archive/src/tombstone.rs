@@ -28,6 +28,9 @@ pub struct Tombstone {
     pub payload_digest: String,
     /// When the body may be published (RFC 3339); `null` when it never may.
     pub embargo_until: Option<String>,
+    /// The first time the archive observed the URL (RFC 3339), from which, or from an
+    /// earlier Last-Modified, the embargo runs.
+    pub first_observed: Option<String>,
     /// `embargoed`, `disallowed` or `no-robots`.
     pub access: &'static str,
     /// Why the body is withheld, in a sentence.
@@ -64,6 +67,7 @@ impl Tombstone {
                 Access::Embargoed | Access::Released => entry.embargo_until.map(|t| t.rfc3339()),
                 Access::Disallowed | Access::NoRobots => None,
             },
+            first_observed: entry.first_observed.map(|t| t.rfc3339()),
             access: access.as_str(),
             reason,
         }

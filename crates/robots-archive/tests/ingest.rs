@@ -55,6 +55,11 @@ fn embargo_end_follows_last_modified_and_first_observation() {
     let a = only(&archive, &format!("{SITE}/news/a"));
     assert_eq!(a.verdict, Some(CaptureVerdict::Allowed));
     assert_eq!(a.embargo_days, Some(31));
+    assert_eq!(a.first_observed, Some(t("2026-01-02T00:00:00Z")));
+    assert_eq!(
+        a.last_modified.as_deref(),
+        Some("Thu, 25 Dec 2025 00:00:00 GMT")
+    );
     let robots_row = only(&archive, &robots).id;
     assert_eq!(a.robots_record, Some(robots_row));
     let x = only(&archive, &format!("{SITE}/private/x"));
@@ -128,6 +133,13 @@ fn an_earlier_observation_moves_the_end_of_every_capture() {
         .map(|c| c.embargo_until)
         .collect();
     assert_eq!(ends, [Some(t("2026-03-04T00:00:00Z")); 2]);
+    let firsts: Vec<_> = archive
+        .captures_of(&url)
+        .unwrap()
+        .iter()
+        .map(|c| c.first_observed)
+        .collect();
+    assert_eq!(firsts, [Some(t("2026-02-01T00:00:00Z")); 2]);
 }
 
 #[test]

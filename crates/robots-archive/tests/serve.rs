@@ -71,6 +71,7 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
     assert_eq!(json["captured"], "2026-01-02T00:00:00Z");
     assert_eq!(json["status"], 200);
     assert_eq!(json["embargo_until"], "2026-02-02T00:00:00Z");
+    assert_eq!(json["first_observed"], "2026-01-02T00:00:00Z");
     assert!(json["headers"]
         .as_array()
         .unwrap()
