@@ -231,3 +231,80 @@ impl<R: BufRead> BufRead for Counting<R> {
         self.pos += amt as u64;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn records(bytes: &[u8]) -> Result<Vec<(Location, Fields, Vec<u8>)>, Error> {
+        let mut reader = Reader::new(bytes, Path::new("t.warc"), 0);
+        let mut out = Vec::new();
+        while let Some(r) = reader.next(|_, block| {
+            let mut v = Vec::new();
+            block.read_to_end(&mut v)?;
+            Ok(v)
+        })? {
+            out.push((r.location, r.fields, r.value));
+        }
+        Ok(out)
+    }
+
+    const TWO: &[u8] = b"WARC/1.1\r\nWARC-Type: resource\r\nX-Long: a\r\n  b\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n\r\nWARC/1.0\nContent-Length: 0\n\n\r\n\r\n";
+
+    #[test]
+    fn plain_records_with_folding_and_stray_line_ends() {
+        let r = records(TWO).unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].1.get("x-long"), Some("a b"));
+        assert_eq!(r[0].2, b"abc");
+        assert_eq!(
+            r[0].0,
+            Location {
+                offset: 0,
+                length: 75
+            }
+        );
+        assert_eq!(r[1].0.offset, 77, "the stray CRLF is skipped");
+        assert!(r[1].2.is_empty());
+    }
+
+    #[test]
+    fn bad_headers_are_named() {
+        let e = records(b"WARC/1.0\r\nno colon here\r\n\r\n").unwrap_err();
+        assert!(e.to_string().contains("no colon here"), "{e}");
+        let e = records(b"WARC/1.0\r\nWARC-Type: x\r\n\r\n").unwrap_err();
+        assert!(matches!(
+            e,
+            Error::Warc {
+                problem: WarcProblem::NoContentLength,
+                ..
+            }
+        ));
+        let e = records(b"WARC/1.0\r\nContent-Length: 1\r\n\r\nxy\r\n\r\n").unwrap_err();
+        assert!(matches!(
+            e,
+            Error::Warc {
+                problem: WarcProblem::BadRecordEnd,
+                offset: 0,
+                ..
+            }
+        ));
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_give_records_or_an_error_never_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let _ = records(&bytes);
+        }
+
+        #[test]
+        fn damaged_records_give_records_or_an_error(cut in 0usize..120, flip in 0usize..120, bit in 0u8..8) {
+            let mut bytes = TWO.to_vec();
+            let i = flip % bytes.len();
+            bytes[i] ^= 1 << bit;
+            bytes.truncate(cut.min(bytes.len()));
+            let _ = records(&bytes);
+        }
+    }
+}
