@@ -45,6 +45,9 @@ CREATE TABLE IF NOT EXISTS records (
     tombstone_batch INTEGER,
     UNIQUE (file_id, offset)
 );
+-- The same record in another file (a recompressed copy, say) is indexed once.
+CREATE UNIQUE INDEX IF NOT EXISTS records_by_record_id ON records(warc_record_id)
+    WHERE warc_record_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_by_url ON records(url, captured);
 CREATE INDEX IF NOT EXISTS records_by_urlkey ON records(urlkey, captured);
 CREATE INDEX IF NOT EXISTS records_unreleased_by_origin ON records(origin)

@@ -27,8 +27,10 @@ pub struct IngestReport {
     pub stored_as: String,
     /// The file had been ingested completely before: nothing was done.
     pub already_ingested: bool,
-    /// Response records indexed (robots.txt captures included).
+    /// Response records newly indexed (robots.txt captures included).
     pub responses: u64,
+    /// Response records already in the index from another file (same WARC-Record-ID).
+    pub duplicates: u64,
     /// Of those, robots.txt captures.
     pub robots_txt: u64,
     /// Records that are not HTTP responses (requests, metadata, warcinfo…), skipped.
@@ -64,6 +66,7 @@ pub(crate) fn ingest_file(
         stored_as: sealed.name.clone(),
         already_ingested: false,
         responses: 0,
+        duplicates: 0,
         robots_txt: 0,
         skipped: 0,
         bytes: sealed.size,
@@ -111,9 +114,13 @@ pub(crate) fn ingest_file(
                     };
                     let robots = response.robots_body.is_some();
                     let loc = (record.location.offset, record.location.length);
-                    index_response(&tx, file_id, loc, &record.fields, &url, captured, response)?;
-                    report.responses += 1;
-                    report.robots_txt += u64::from(robots);
+                    if index_response(&tx, file_id, loc, &record.fields, &url, captured, response)?
+                    {
+                        report.responses += 1;
+                        report.robots_txt += u64::from(robots);
+                    } else {
+                        report.duplicates += 1;
+                    }
                 }
                 _ => report.skipped += 1,
             }
@@ -207,7 +214,7 @@ fn index_response(
     url: &str,
     captured: Timestamp,
     response: Response,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let origin = Origin::of(url)
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
@@ -231,7 +238,7 @@ fn index_response(
         ],
     )?;
     if inserted == 0 {
-        return Ok(());
+        return Ok(false);
     }
     let id = tx.last_insert_rowid();
     // The first observation of a URL may move earlier; its unreleased captures are
@@ -263,5 +270,5 @@ fn index_response(
             params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
         )?;
     }
-    Ok(())
+    Ok(true)
 }

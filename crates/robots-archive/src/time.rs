@@ -93,7 +93,10 @@ impl Timestamp {
         // 1970-01-01 was a Thursday.
         let weekday = (self.0.div_euclid(DAY) + 4).rem_euclid(7) as usize;
         let month = MONTHS[(mo - 1).clamp(0, 11) as usize];
-        format!("{}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} GMT", DAYS[weekday])
+        format!(
+            "{}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} GMT",
+            DAYS[weekday]
+        )
     }
 
     fn parts(self) -> (i64, i64, i64, i64, i64, i64) {
@@ -284,7 +287,10 @@ mod tests {
 
     #[test]
     fn civil_conversion_agrees_with_http_dates_across_centuries() {
-        assert_eq!(Timestamp::from_unix(-1).http_date(), "Wed, 31 Dec 1969 23:59:59 GMT");
+        assert_eq!(
+            Timestamp::from_unix(-1).http_date(),
+            "Wed, 31 Dec 1969 23:59:59 GMT"
+        );
         for secs in [-86_401, 0, 951_782_400, 4_107_542_400, 1_769_860_800] {
             let t = Timestamp::from_unix(secs);
             let back = Timestamp::parse_rfc3339(&t.rfc3339()).unwrap();

@@ -253,6 +253,11 @@ fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
     );
     let again = archive.ingest(&plain, &mut |_| {}).unwrap();
     assert!(again.already_ingested);
+    // The same records gzipped are another file, but not new records.
+    let gz = write_warc(&dir.path().join("c.warc.gz"), &captures, 1);
+    let copy = archive.ingest(&gz, &mut |_| {}).unwrap();
+    assert!(!copy.already_ingested);
+    assert_eq!((copy.responses, copy.duplicates), (0, 2));
     assert_eq!(
         archive
             .captures_of(&format!("{SITE}/news/a"))
@@ -264,11 +269,11 @@ fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
         archive.status(t("2026-01-01T00:00:00Z")).unwrap().records,
         2
     );
-    // The store holds one sealed, read-only copy.
+    // The store holds one sealed, read-only copy of each file.
     let stored = std::fs::read_dir(dir.path().join("archive/store"))
         .unwrap()
         .count();
-    assert_eq!(stored, 1);
+    assert_eq!(stored, 2);
     let path = dir.path().join("archive/store").join(&first.stored_as);
     assert!(std::fs::metadata(path).unwrap().permissions().readonly());
     // Another agent cannot use this archive.

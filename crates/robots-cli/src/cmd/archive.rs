@@ -163,10 +163,11 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             )
         } else {
             format!(
-                "{}: {} responses indexed ({} robots.txt), {} other records skipped",
+                "{}: {} responses indexed ({} robots.txt), {} already indexed, {} other records skipped",
                 warc.display(),
                 report.responses,
                 report.robots_txt,
+                report.duplicates,
                 report.skipped
             )
         };
