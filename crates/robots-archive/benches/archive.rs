@@ -40,7 +40,8 @@ fn write_warc(path: &Path, n: usize, body_len: usize) {
         let mut k = i;
         while body.len() < body_len {
             k = k.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            body.extend_from_slice(words[(k >> 33) as usize % words.len()].as_bytes());
+            let word = words[(k >> 33) as usize % words.len()];
+            body.extend_from_slice(format!("{word}{} ", (k >> 20) % 100_000).as_bytes());
         }
         body.truncate(body_len);
         write(i, &format!("http://bench.test/page/{i}"), &body);
@@ -51,7 +52,7 @@ fn write_warc(path: &Path, n: usize, body_len: usize) {
 fn ingest(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let warc = dir.path().join("bench.warc.gz");
-    write_warc(&warc, 2_000, 10_000);
+    write_warc(&warc, 2_000, 20_000);
     let size = std::fs::metadata(&warc).unwrap().len();
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);

@@ -67,18 +67,18 @@ pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Er
         }
         for record in &batch {
             let a = assess(&tx, agent, record, &mut cache)?;
-            tx.execute(
+            tx.prepare_cached(
                 "UPDATE records SET robots_record = ?2, verdict = ?3, embargo_days = ?4,
                      embargo_until = ?5, pending = 0
                  WHERE id = ?1",
-                params![
-                    record.id,
-                    a.robots_record,
-                    a.verdict.as_str(),
-                    a.embargo_days,
-                    a.embargo_until.map(Timestamp::unix),
-                ],
-            )?;
+            )?
+            .execute(params![
+                record.id,
+                a.robots_record,
+                a.verdict.as_str(),
+                a.embargo_days,
+                a.embargo_until.map(Timestamp::unix),
+            ])?;
         }
         tx.commit()?;
         total += batch.len() as u64;
@@ -119,11 +119,9 @@ fn assess(
     let robots = match cache.entry(robots_id) {
         hash_map::Entry::Occupied(e) => e.into_mut(),
         hash_map::Entry::Vacant(e) => {
-            let body: Vec<u8> = tx.query_row(
-                "SELECT body FROM robots_txt WHERE record = ?1",
-                [robots_id],
-                |r| r.get(0),
-            )?;
+            let body: Vec<u8> = tx
+                .prepare_cached("SELECT body FROM robots_txt WHERE record = ?1")?
+                .query_row([robots_id], |r| r.get(0))?;
             e.insert(Robots::parse(&body))
         }
     };
@@ -135,11 +133,8 @@ fn assess(
         return Ok(released_now);
     };
     let first_seen: i64 = tx
-        .query_row(
-            "SELECT at FROM first_seen WHERE url = ?1",
-            [&record.url],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT at FROM first_seen WHERE url = ?1")?
+        .query_row([&record.url], |r| r.get(0))
         .optional()?
         .unwrap_or(record.captured.unix());
     let end = Embargo::new(period).end(

@@ -218,7 +218,8 @@ fn index_response(
     let origin = Origin::of(url)
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
-    let inserted = tx.execute(
+    let inserted = exec(
+        tx,
         "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url, urlkey,
              origin, captured, status, mime, digest, last_modified)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -243,13 +244,15 @@ fn index_response(
     let id = tx.last_insert_rowid();
     // The first observation of a URL may move earlier; its unreleased captures are
     // then assessed again, since their embargo ends move with it.
-    let moved = tx.execute(
+    let moved = exec(
+        tx,
         "INSERT INTO first_seen (url, at) VALUES (?1, ?2)
          ON CONFLICT (url) DO UPDATE SET at = excluded.at WHERE excluded.at < first_seen.at",
         params![url, captured.unix()],
     )?;
     if moved > 0 {
-        tx.execute(
+        exec(
+            tx,
             "UPDATE records SET pending = 1 WHERE url = ?1 AND release_batch IS NULL",
             [url],
         )?;
@@ -258,17 +261,25 @@ fn index_response(
     // 1xx and 3xx captures of robots.txt say nothing about the rules: a crawler that
     // follows the redirect captures the target as a response of its own.
     if let (Some(body), 200..=299 | 400..=599) = (response.robots_body, status) {
-        tx.execute(
+        exec(
+            tx,
             "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![id, origin, captured.unix(), status, body],
         )?;
         // Only captures from 24 hours before this robots.txt on can be governed by it.
-        tx.execute(
+        exec(
+            tx,
             "UPDATE records SET pending = 1
              WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
             params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
         )?;
     }
     Ok(true)
+}
+
+/// Runs a statement prepared once per connection: ingest runs the same few statements
+/// for every record, and parsing their SQL each time would dominate.
+fn exec(tx: &Transaction<'_>, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+    tx.prepare_cached(sql)?.execute(params)
 }

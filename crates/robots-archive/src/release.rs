@@ -184,8 +184,9 @@ fn write_file(
     let (info, block) = warcinfo(batch, released.len(), tombstoned.len());
     out.write_record(&info, &block).map_err(io)?;
     let mut n = 0;
+    let mut records = store.reader();
     for entry in released {
-        let stored = store.read(entry)?;
+        let stored = records.read(entry)?;
         if stored.gzipped {
             out.write_member(&stored.raw).map_err(io)?;
         } else {
@@ -195,7 +196,7 @@ fn write_file(
         observe(ReleaseStep::Wrote(n)).map_err(io)?;
     }
     for entry in tombstoned {
-        let stored = store.read(entry)?;
+        let stored = records.read(entry)?;
         let head = ResponseHead::read(&mut &stored.block[..])
             .ok()
             .flatten()

@@ -105,8 +105,36 @@ impl Store {
 
     /// Reads the record an index row points at, checking it is the one indexed.
     pub fn read(&self, entry: &Entry) -> Result<Stored, Error> {
-        let path = self.path(&entry.file);
-        let mut file = File::open(&path).map_err(|e| io_error(&path, e))?;
+        self.reader().read(entry)
+    }
+
+    /// A reader for many records, keeping the last file open between them.
+    pub fn reader(&self) -> RecordReader<'_> {
+        RecordReader {
+            store: self,
+            open: None,
+        }
+    }
+}
+
+/// Reads records from the store, reusing the open file while records come from it
+/// (a release reads thousands, mostly from few files).
+pub struct RecordReader<'s> {
+    store: &'s Store,
+    open: Option<(String, File)>,
+}
+
+impl RecordReader<'_> {
+    /// Reads the record an index row points at, checking it is the one indexed.
+    pub fn read(&mut self, entry: &Entry) -> Result<Stored, Error> {
+        let path = self.store.path(&entry.file);
+        let file = match &mut self.open {
+            Some((name, file)) if *name == entry.file => file,
+            slot => {
+                let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+                &mut slot.insert((entry.file.clone(), file)).1
+            }
+        };
         file.seek(SeekFrom::Start(entry.offset))
             .map_err(|e| io_error(&path, e))?;
         let mut raw = Vec::new();
