@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod snippet;
 mod style;
 
 use std::process::ExitCode;
@@ -21,6 +22,9 @@ struct Cli {
 enum Command {
     Check(cmd::check::Args),
     Fetch(cmd::fetch::Args),
+    Explain(cmd::explain::Args),
+    Lint(cmd::lint::Args),
+    Diff(cmd::diff::Args),
     Archive(cmd::archive::Args),
 }
 
@@ -29,6 +33,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(args),
         Command::Fetch(args) => cmd::fetch::run(args),
+        Command::Explain(args) => cmd::explain::run(args),
+        Command::Lint(args) => cmd::lint::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
         Command::Archive(args) => cmd::archive::run(args),
     };
     match result {

@@ -36,7 +36,7 @@ impl Robots {
 
     /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
     /// profile. Copies into `buf` only when something changes.
-    fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut PathBuf) -> &'p [u8] {
+    pub(crate) fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut PathBuf) -> &'p [u8] {
         let part = path_part(url);
         let normalise = !self.behaviour.escape_patterns_only;
         if !part.needs_slash && (!normalise || rfc_is_normal(part.bytes)) {

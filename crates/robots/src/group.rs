@@ -50,6 +50,10 @@ impl<'r> Group<'r> {
             .map(move |r| robots.rule_view(r))
     }
 
+    pub(crate) fn data_rules(&self) -> &'r [crate::robots::RuleLine] {
+        self.robots.group_rules(self.data)
+    }
+
     /// The group's longest valid Archive-Embargo period.
     pub fn embargo(&self) -> Option<EmbargoPeriod> {
         self.data.embargo

@@ -72,6 +72,17 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// The lines of a body as the parser numbers them: 1-based number and byte range
+/// (without the line ending), so that tools can show the line a verdict names.
+///
+/// ```
+/// let lines: Vec<_> = robots::source_lines(b"a\r\nb").collect();
+/// assert_eq!(lines, [(1, 0..1), (2, 3..4)]);
+/// ```
+pub fn source_lines(body: &[u8]) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
+    Lines::new(body, bom_len(body)).map(|l| (l.number, l.start..l.start + l.bytes.len()))
+}
+
 /// How many bytes of a UTF-8 byte-order mark open the body. Like Google, any prefix
 /// of the mark is skipped, so a damaged mark (`EF BB` alone) does not hide line 1.
 pub(crate) fn bom_len(data: &[u8]) -> usize {

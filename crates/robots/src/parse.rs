@@ -9,7 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::normalize::{google_escape, rfc_normalize, Role};
-use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Span};
+use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Site, Span};
 use crate::{EmbargoPeriod, Options, Robots, RuleKind};
 
 /// Keys that real files use for extensions other crawlers read; they are kept as records
@@ -43,6 +43,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
             lines: 0,
         },
         closed: true,
+        blank_after_agent: false,
     };
     let bom = bom_len(data);
     if bom == 3 {
@@ -97,6 +98,8 @@ struct Parser {
     robots: Robots,
     /// The current group has had a rule, so the next user-agent line opens a new one.
     closed: bool,
+    /// A blank line came after the last user-agent line.
+    blank_after_agent: bool,
 }
 
 impl Parser {
@@ -175,7 +178,10 @@ impl Parser {
 
     fn line(&mut self, line: Line<'_>) {
         let kv = match split_line(line.bytes, &self.robots.behaviour) {
-            LineContent::Empty => return,
+            LineContent::Empty => {
+                self.blank_after_agent |= crate::lines::trim(line.bytes).1.is_empty();
+                return;
+            }
             LineContent::Junk => {
                 let text =
                     String::from_utf8_lossy(&line.bytes[..line.bytes.len().min(60)]).into_owned();
@@ -272,6 +278,12 @@ impl Parser {
     }
 
     fn user_agent(&mut self, at: &Place<'_>) {
+        if !self.closed && self.blank_after_agent {
+            self.report(Code::BlankLineBetweenGroups, at.line, at.kv.key_at, at.key_span(),
+                "a blank line does not end a group: this user-agent line joins the group above, whose crawlers get the rules below too".into(),
+                Some("remove the blank line if both crawlers share the rules, or give the group above its own rules (e.g. `Allow: /`)".into()));
+        }
+        self.blank_after_agent = false;
         let group = self.group_for_agent();
         let value = at.kv.value;
         let alpha = self.robots.behaviour.alpha_agent_tokens;
@@ -393,6 +405,7 @@ impl Parser {
             RuleLine {
                 kind,
                 line: at.line,
+                site: at.site(),
                 written,
                 pattern,
                 anchored,
@@ -402,12 +415,18 @@ impl Parser {
         );
 
         if kind == RuleKind::Allow && behaviour.index_html_allows_dir {
-            self.index_html_rule(group, at.line, written, start);
+            self.index_html_rule(group, at, written, start);
         }
     }
 
     /// Google: `Allow: /d/index.htm[l]` also allows `/d/` exactly, as the pattern `/d/$`.
-    fn index_html_rule(&mut self, group: usize, line: u32, written: Span, escaped_start: usize) {
+    fn index_html_rule(
+        &mut self,
+        group: usize,
+        at: &Place<'_>,
+        written: Span,
+        escaped_start: usize,
+    ) {
         let escaped = &self.robots.arena[escaped_start..];
         let Some(slash) = escaped.iter().rposition(|&b| b == b'/') else {
             return;
@@ -423,7 +442,8 @@ impl Parser {
             group,
             RuleLine {
                 kind: RuleKind::Allow,
-                line,
+                line: at.line,
+                site: at.site(),
                 written,
                 pattern,
                 anchored: true,
@@ -522,7 +542,10 @@ impl Parser {
             ),
             Directive::Other => {
                 let key = String::from_utf8_lossy(at.kv.key).to_ascii_lowercase();
-                if !KNOWN_EXTENSIONS.contains(&key.as_str()) {
+                if let (google, Spelling::Prefix) = classify(at.kv.key, &Behaviour::GOOGLE) {
+                    let name = google.name();
+                    self.report(Code::PrefixDirective, at.line, at.kv.key_at, at.key_span(), format!("`{key}` is ignored under RFC 9309, but Google reads it as `{name}` because it starts with `{name}`"), Some(format!("spell it `{name}`")));
+                } else if !KNOWN_EXTENSIONS.contains(&key.as_str()) {
                     let suggestion =
                         did_you_mean(at.kv.key).map(|n| format!("did you mean `{n}`?"));
                     self.report(Code::UnknownDirective, at.line, at.kv.key_at, at.key_span(), format!("`{key}` is not a directive crawlers know; the line is kept as a record only"), suggestion);
@@ -542,16 +565,16 @@ impl Parser {
                     rules
                         .iter()
                         .filter(|r| r.kind == RuleKind::EmbargoAllow)
-                        .map(|r| r.line),
+                        .map(|r| (r.line, r.site)),
                 );
             }
         }
-        for line in orphans {
+        for (line, site) in orphans {
             self.report(
                 Code::EmbargoAllowWithoutEmbargo,
                 line,
-                0,
-                0..0,
+                site.column as usize - 1,
+                site.start as usize..site.end as usize,
                 "Embargo-Allow is ignored: its group has no valid Archive-Embargo".into(),
                 Some("add `Archive-Embargo: w`, `m` or `q` to the group".into()),
             );
@@ -570,6 +593,16 @@ struct Place<'a> {
 }
 
 impl Place<'_> {
+    fn site(&self) -> Site {
+        let start = self.start + self.kv.key_at;
+        Site {
+            start: start as u32,
+            end: (self.start + self.kv.value_at + self.kv.value.len())
+                .max(start + self.kv.key.len()) as u32,
+            column: self.kv.key_at as u32 + 1,
+        }
+    }
+
     fn key_span(&self) -> std::ops::Range<usize> {
         let s = self.start + self.kv.key_at;
         s..s + self.kv.key.len()

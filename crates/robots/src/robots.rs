@@ -85,11 +85,21 @@ pub(crate) struct AgentLine {
     pub line: u32,
 }
 
+/// Where a line's text sits in the file, for diagnostics that point at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Site {
+    pub start: u32,
+    pub end: u32,
+    /// 1-based, in bytes.
+    pub column: u32,
+}
+
 /// One allow / disallow / embargo-allow line, ready to match.
 #[derive(Debug, Clone)]
 pub(crate) struct RuleLine {
     pub kind: RuleKind,
     pub line: u32,
+    pub site: Site,
     /// The value as written.
     pub written: Span,
     /// The normalised pattern without a final `$`.

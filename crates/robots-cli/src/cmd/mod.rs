@@ -2,4 +2,7 @@
 
 pub mod archive;
 pub mod check;
+pub mod diff;
+pub mod explain;
 pub mod fetch;
+pub mod lint;

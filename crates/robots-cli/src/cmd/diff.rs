@@ -1,0 +1,193 @@
+//! `robots diff`: before deploying a new robots.txt, which URLs change verdict (or
+//! embargo) for which agents, with the deciding line in each version.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use robots::{Robots, Verdict};
+
+use crate::cmd::check::{Format, VerdictJson};
+use crate::input::{self, ReadingArgs};
+use crate::style::{ColorChoice, Style};
+
+/// Show the URLs whose verdict changes between two versions of a robots.txt.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+URLs come from the arguments, else from standard input when it is not a terminal, else
+from the paths in either file's rules and simple variants of them (/a/ -> /a/, /a/x,
+/a, /a/?q=1).
+
+Examples:
+  robots diff --agent Googlebot --agent ExampleBot old/robots.txt new/robots.txt
+  robots diff --agent ExampleBot old.txt new.txt /news/today /private/x
+  robots diff --agent ExampleArchiver --embargo --format json old.txt new.txt < urls.txt
+
+Exit status: 1 when any verdict changed, 0 when none did, 2 on a usage error.")]
+pub struct Args {
+    /// A crawler to compare for (repeat for several).
+    #[arg(
+        long,
+        value_name = "AGENT",
+        required = true,
+        allow_hyphen_values = true
+    )]
+    pub agent: Vec<String>,
+
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+
+    /// Output format: readable lines, or one JSON object per change.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// When to colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// The robots.txt in force now.
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// The robots.txt about to replace it.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// URLs or paths to compare.
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let options = args.reading.options()?;
+    let old = Robots::parse_with(&input::read_file(&args.old)?, options);
+    let new = Robots::parse_with(&input::read_file(&args.new)?, options);
+    let agents = args
+        .agent
+        .iter()
+        .map(|a| args.reading.agent(a))
+        .collect::<Result<Vec<_>>>()?;
+    let urls = if !args.urls.is_empty() || !std::io::stdin().is_terminal() {
+        input::urls(&args.urls)?
+    } else {
+        Vec::new()
+    };
+    let urls = if urls.is_empty() {
+        rule_paths(&[&old, &new])
+    } else {
+        urls
+    };
+    let style = Style::new(args.color);
+    let mut changed = 0;
+    for agent in &agents {
+        for url in &urls {
+            let (before, after) = (old.check(agent, url), new.check(agent, url));
+            if same(&before, &after) {
+                continue;
+            }
+            changed += 1;
+            match args.format {
+                Format::Json => println!(
+                    "{}",
+                    serde_json::json!({"agent": agent.name(), "url": url,
+                        "old": json(url, &before), "new": json(url, &after)})
+                ),
+                Format::Text => println!(
+                    "{}  {}  {}  {} -> {}",
+                    style.yellow("CHANGED"),
+                    agent.name(),
+                    url,
+                    describe(&before, style),
+                    describe(&after, style)
+                ),
+            }
+        }
+    }
+    if args.format == Format::Text {
+        println!(
+            "{changed} of {} verdicts changed ({} URLs x {} agents)",
+            urls.len() * agents.len(),
+            urls.len(),
+            agents.len()
+        );
+    }
+    Ok(if changed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Whether two verdicts say the same: allowed, and the same embargo.
+fn same(a: &Verdict<'_>, b: &Verdict<'_>) -> bool {
+    a.allowed() == b.allowed() && a.embargo() == b.embargo()
+}
+
+fn json(url: &str, v: &Verdict<'_>) -> serde_json::Value {
+    let r = v.decided_by();
+    serde_json::to_value(VerdictJson {
+        url,
+        allowed: v.allowed(),
+        line: r.map(|r| r.line()),
+        rule: r.map(|r| r.kind().name()),
+        pattern: r.map(|r| r.pattern()),
+        embargo_days: v.embargo().map(|e| e.days()),
+    })
+    .expect("a verdict always serialises")
+}
+
+fn describe(v: &Verdict<'_>, style: Style) -> String {
+    let word = if v.allowed() {
+        style.green("ALLOWED")
+    } else {
+        style.red("DISALLOWED")
+    };
+    let rule = v
+        .decided_by()
+        .map(|r| {
+            format!(
+                " (line {}: {}: {})",
+                r.line(),
+                r.kind().directive(),
+                r.pattern()
+            )
+        })
+        .unwrap_or_default();
+    let embargo = v
+        .embargo()
+        .map(|e| format!(" [embargo {} days]", e.days()))
+        .unwrap_or_default();
+    format!("{word}{rule}{embargo}")
+}
+
+/// Paths worth comparing when none are given: every rule's pattern made into a path,
+/// and a few neighbours of it, in first-seen order without repeats.
+pub fn rule_paths(files: &[&Robots]) -> Vec<String> {
+    let mut paths = vec!["/".to_owned()];
+    for robots in files {
+        for group in robots.groups() {
+            for rule in group.rules() {
+                let base = rule.pattern().trim_end_matches('$').replace('*', "");
+                let base = if base.starts_with('/') {
+                    base
+                } else {
+                    format!("/{base}")
+                };
+                let trimmed = base.trim_end_matches('/').to_owned();
+                for path in [
+                    base.clone(),
+                    format!("{base}x"),
+                    format!("{trimmed}/x"),
+                    trimmed,
+                    format!("{base}?q=1"),
+                ] {
+                    if !path.is_empty() && !paths.contains(&path) {
+                        paths.push(path);
+                    }
+                }
+            }
+        }
+    }
+    paths
+}

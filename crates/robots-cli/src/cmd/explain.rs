@@ -1,0 +1,235 @@
+//! `robots explain`: which groups were chosen and why, every rule that matched with its
+//! length, which one decided and why, and the robots.txt lines around it.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use robots::{Agent, EmbargoAllowUse, Explanation, Reason, Robots, Selection};
+
+use crate::input::{self, EngineArgs};
+use crate::snippet::Source;
+use crate::style::{ColorChoice, Style};
+
+/// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
+/// that decided and why.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  robots explain --robots examples/robots.txt --agent ExampleBot /search/help
+  robots explain --robots examples/robots.txt --agent ExampleArchiver --embargo /news/today
+  robots explain --robots robots.txt --agent Googlebot --profile google --format json https://example.com/a")]
+pub struct Args {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::cmd::check::Format::Text)]
+    pub format: crate::cmd::check::Format,
+
+    /// When to colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// The URL (`https://example.com/a?b`) or path (`/a?b`) to explain.
+    #[arg(value_name = "URL")]
+    pub url: String,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bytes = input::read_file(&args.engine.robots)?;
+    let robots = Robots::parse_with(&bytes, args.engine.reading.options()?);
+    let agent = args.engine.reading.agent(&args.engine.agent)?;
+    let explanation = robots.explain(&agent, &args.url);
+    match args.format {
+        crate::cmd::check::Format::Json => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&as_json(&robots, &agent, &args.url, &explanation))?
+            )
+        }
+        crate::cmd::check::Format::Text => {
+            let name = args.engine.robots.display().to_string();
+            let source = Source::new(&name, &bytes);
+            print!(
+                "{}",
+                as_text(
+                    &agent,
+                    &args.url,
+                    &explanation,
+                    &source,
+                    Style::new(args.color)
+                )
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How the groups were chosen, in a sentence.
+pub fn selection_text(agent: &Agent, e: &Explanation<'_>) -> String {
+    let lines = e
+        .groups
+        .iter()
+        .map(|g| g.line().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match e.selection {
+        Selection::Named { groups: 1 } => format!(
+            "exact match: the group naming `{}` (line {lines})",
+            agent.token()
+        ),
+        Selection::Named { groups } => format!(
+            "{groups} groups name `{}`; they are merged (lines {lines})",
+            agent.token()
+        ),
+        Selection::Global { groups: 1 } => format!(
+            "no group names `{}`; the `*` group applies (line {lines})",
+            agent.token()
+        ),
+        Selection::Global { groups } => format!(
+            "no group names `{}`; the {groups} `*` groups are merged (lines {lines})",
+            agent.token()
+        ),
+        Selection::None => format!(
+            "no group names `{}` and there is no `*` group: no rules apply",
+            agent.token()
+        ),
+    }
+}
+
+/// Why the verdict came out so, in a sentence.
+pub fn reason_text(reason: Reason) -> &'static str {
+    match reason {
+        Reason::RobotsTxt => "/robots.txt is always allowed (RFC 9309 §2.2.2)",
+        Reason::NoGroup => "no group applies, so nothing is disallowed",
+        Reason::NoMatch => "no rule of the chosen groups matches, so the URL is allowed",
+        Reason::Longest => "the longest matching rule decides (RFC 9309 §2.2.2)",
+        Reason::TieWonByAllow => "an allow and a disallow of the same length match; the allow wins",
+    }
+}
+
+fn embargo_allow_text(use_: EmbargoAllowUse) -> Option<&'static str> {
+    match use_ {
+        EmbargoAllowUse::Absent => None,
+        EmbargoAllowUse::Active => {
+            Some("active: the agent honours Archive-Embargo and the group has one")
+        }
+        EmbargoAllowUse::IgnoredNotHonoured => {
+            Some("ignored: the agent does not honour Archive-Embargo (use --embargo)")
+        }
+        EmbargoAllowUse::IgnoredNoEmbargo => {
+            Some("ignored: the group has no valid Archive-Embargo")
+        }
+    }
+}
+
+fn as_text(
+    agent: &Agent,
+    url: &str,
+    e: &Explanation<'_>,
+    source: &Source<'_>,
+    style: Style,
+) -> String {
+    let v = &e.verdict;
+    let mut out = String::new();
+    let honour = if agent.honours_embargo() {
+        " (honours Archive-Embargo)"
+    } else {
+        ""
+    };
+    out += &format!(
+        "{}  {url}\n{}  {}\n{}  {}{honour}\n",
+        style.dim("url    "),
+        style.dim("path   "),
+        e.path,
+        style.dim("agent  "),
+        agent.name()
+    );
+    out += &format!("{}  {}\n", style.dim("groups "), selection_text(agent, e));
+    if e.matches.is_empty() {
+        out += &format!("{}  none\n", style.dim("matched"));
+    }
+    for (i, m) in e.matches.iter().enumerate() {
+        let label = if i == 0 { "matched" } else { "       " };
+        let decides = v.decided_by() == Some(m.rule);
+        let mark = match (decides, m.counted) {
+            (true, _) => style.yellow("  <- decides"),
+            (false, false) => style.dim("  (ignored)"),
+            (false, true) => String::new(),
+        };
+        out += &format!(
+            "{}  line {:<4} {}: {}  {}{mark}\n",
+            style.dim(label),
+            m.rule.line(),
+            m.rule.kind().directive(),
+            m.rule.pattern(),
+            style.dim(&format!("length {}", m.rule.specificity()))
+        );
+    }
+    if let Some(text) = embargo_allow_text(e.embargo_allow) {
+        out += &format!("{}  {text}\n", style.dim("embargo-allow"));
+    }
+    let word = if v.allowed() {
+        style.green("ALLOWED")
+    } else {
+        style.red("DISALLOWED")
+    };
+    let by = v
+        .decided_by()
+        .map(|r| format!(" by line {}", r.line()))
+        .unwrap_or_default();
+    let embargo = v
+        .embargo()
+        .map(|p| style.yellow(&format!(" [embargo {} days]", p.days())))
+        .unwrap_or_default();
+    out += &format!(
+        "{}  {word}{by}: {}{embargo}\n",
+        style.dim("verdict"),
+        reason_text(v.reason())
+    );
+    if let Some(rule) = v.decided_by() {
+        out += "\n";
+        out += &source.render(rule.line(), None, 2, style);
+    }
+    out
+}
+
+fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> serde_json::Value {
+    let (kind, count) = match e.selection {
+        Selection::Named { groups } => ("named", groups),
+        Selection::Global { groups } => ("global", groups),
+        Selection::None => ("none", 0),
+    };
+    let rule = |r: robots::Rule<'_>| serde_json::json!({"line": r.line(), "rule": r.kind().name(), "pattern": r.pattern(), "length": r.specificity()});
+    let v = &e.verdict;
+    serde_json::json!({
+        "url": url,
+        "path": e.path,
+        "agent": agent.name(),
+        "profile": robots.profile().name(),
+        "honours_embargo": agent.honours_embargo(),
+        "selection": {"kind": kind, "groups": count, "lines": e.groups.iter().map(|g| g.line()).collect::<Vec<_>>(), "explanation": selection_text(agent, e)},
+        "matches": e.matches.iter().map(|m| {
+            let mut j = rule(m.rule);
+            j["counted"] = m.counted.into();
+            j
+        }).collect::<Vec<_>>(),
+        "embargo_allow": match e.embargo_allow {
+            EmbargoAllowUse::Absent => "absent",
+            EmbargoAllowUse::Active => "active",
+            EmbargoAllowUse::IgnoredNotHonoured => "ignored-not-honoured",
+            EmbargoAllowUse::IgnoredNoEmbargo => "ignored-no-embargo",
+        },
+        "allowed": v.allowed(),
+        "decided_by": v.decided_by().map(rule),
+        "reason": match v.reason() {
+            Reason::RobotsTxt => "robots-txt",
+            Reason::NoGroup => "no-group",
+            Reason::NoMatch => "no-match",
+            Reason::Longest => "longest",
+            Reason::TieWonByAllow => "tie-won-by-allow",
+        },
+        "reason_text": reason_text(v.reason()),
+        "embargo_days": v.embargo().map(|p| p.days()),
+    })
+}

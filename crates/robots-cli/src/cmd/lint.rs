@@ -1,0 +1,114 @@
+//! `robots lint`: every diagnostic with line, column, stable code, severity, message and
+//! suggestion; exit 1 on errors (or warnings with --deny-warnings).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use robots::{Diagnostic, Robots, Severity};
+
+use crate::input::{self, ReadingArgs};
+use crate::snippet::Source;
+use crate::style::{ColorChoice, Style};
+
+/// Find mistakes in a robots.txt before crawlers do.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  robots lint --robots examples/robots.txt
+  robots lint --robots robots.txt --deny-warnings --format json
+
+Exit status: 1 when there is an error (or a warning, with --deny-warnings), else 0;
+2 on a usage error or an unreadable file.")]
+pub struct Args {
+    /// The robots.txt file to check (`-` for standard input).
+    #[arg(long = "robots", value_name = "FILE")]
+    pub robots: PathBuf,
+
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+
+    /// Output format: diagnostics like a compiler's, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = crate::cmd::check::Format::Text)]
+    pub format: crate::cmd::check::Format,
+
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+
+    /// When to colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bytes = input::read_file(&args.robots)?;
+    let robots = Robots::parse_with(&bytes, args.reading.options()?);
+    let diagnostics = robots.lint();
+    let name = args.robots.display().to_string();
+    match args.format {
+        crate::cmd::check::Format::Json => {
+            for d in &diagnostics {
+                println!("{}", serde_json::to_string(&as_json(&name, d))?);
+            }
+        }
+        crate::cmd::check::Format::Text => {
+            let style = Style::new(args.color);
+            let source = Source::new(&name, &bytes);
+            for d in &diagnostics {
+                println!("{}", as_text(d, &source, style));
+            }
+            println!("{}", summary(&name, &diagnostics));
+        }
+    }
+    let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count();
+    let failed = count(Severity::Error) > 0 || (args.deny_warnings && count(Severity::Warning) > 0);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn as_text(d: &Diagnostic, source: &Source<'_>, style: Style) -> String {
+    let head = match d.severity() {
+        Severity::Error => style.red(&format!("error[{}]", d.code.as_str())),
+        Severity::Warning => style.yellow(&format!("warning[{}]", d.code.as_str())),
+        Severity::Info => style.dim(&format!("info[{}]", d.code.as_str())),
+    };
+    let mut out = format!("{head}: {}\n", d.message);
+    out += &source
+        .render(d.line, Some(d.span.clone()), 0, style)
+        .replacen(
+            &format!("{}:{}", source.name, d.line),
+            &format!("{}:{}:{}", source.name, d.line, d.column),
+            1,
+        );
+    if let Some(help) = &d.suggestion {
+        out += &format!("  = help: {help}\n");
+    }
+    out
+}
+
+fn summary(name: &str, diagnostics: &[Diagnostic]) -> String {
+    let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{name}: {}, {}, {} info",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        count(Severity::Info)
+    )
+}
+
+fn as_json(file: &str, d: &Diagnostic) -> serde_json::Value {
+    serde_json::json!({
+        "file": file,
+        "line": d.line,
+        "column": d.column,
+        "code": d.code.as_str(),
+        "severity": d.severity().name(),
+        "message": d.message,
+        "suggestion": d.suggestion,
+    })
+}

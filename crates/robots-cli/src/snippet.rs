@@ -1,0 +1,109 @@
+//! Showing robots.txt lines the way a compiler shows source: numbered, with the line in
+//! question marked and, when a span is known, underlined.
+
+use std::ops::Range;
+
+use crate::style::Style;
+
+/// A file's text with its lines numbered as the engine numbers them.
+pub struct Source<'a> {
+    pub name: &'a str,
+    bytes: &'a [u8],
+    lines: Vec<Range<usize>>,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(name: &'a str, bytes: &'a [u8]) -> Source<'a> {
+        Source {
+            name,
+            bytes,
+            lines: robots::source_lines(bytes)
+                .map(|(_, range)| range)
+                .collect(),
+        }
+    }
+
+    fn text(&self, line: u32) -> Option<String> {
+        let range = self.lines.get((line as usize).checked_sub(1)?)?;
+        let text = String::from_utf8_lossy(&self.bytes[range.clone()]);
+        Some(text.replace('\t', " "))
+    }
+
+    /// The lines `line - context ..= line + context`, the middle one marked with `>` and,
+    /// if `span` (a byte range in the file) lies on it, underlined with `^`.
+    pub fn render(
+        &self,
+        line: u32,
+        span: Option<Range<usize>>,
+        context: u32,
+        style: Style,
+    ) -> String {
+        let first = line.saturating_sub(context).max(1);
+        let last = (line + context).min(self.lines.len() as u32);
+        let width = last.to_string().len();
+        let mut out = format!("{:width$}{} {}:{line}\n", "", style.dim("-->"), self.name);
+        out += &format!("{:width$} {}\n", "", style.dim("|"));
+        for n in first..=last {
+            let Some(text) = self.text(n) else { continue };
+            if n == line {
+                out += &format!(
+                    "{} {} {}\n",
+                    style.yellow(&format!("{n:>width$}")),
+                    style.yellow(">"),
+                    style.yellow(&text)
+                );
+                if let Some(underline) = span.as_ref().and_then(|s| self.underline(n, s)) {
+                    out += &format!(
+                        "{:width$} {} {}\n",
+                        "",
+                        style.dim("|"),
+                        style.yellow(&underline)
+                    );
+                }
+            } else {
+                out += &format!(
+                    "{} {} {}\n",
+                    style.dim(&format!("{n:>width$}")),
+                    style.dim("|"),
+                    text
+                );
+            }
+        }
+        out
+    }
+
+    fn underline(&self, line: u32, span: &Range<usize>) -> Option<String> {
+        let range = self.lines.get(line as usize - 1)?;
+        if span.start < range.start || span.start > range.end {
+            return None;
+        }
+        let end = span
+            .end
+            .clamp(span.start + 1, range.end.max(span.start + 1));
+        let lead = String::from_utf8_lossy(&self.bytes[range.start..span.start])
+            .chars()
+            .count();
+        let len = String::from_utf8_lossy(&self.bytes[span.start..end.min(range.end)])
+            .chars()
+            .count()
+            .max(1);
+        Some(format!("{}{}", " ".repeat(lead), "^".repeat(len)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style::ColorChoice;
+
+    #[test]
+    fn marks_the_line_and_underlines_the_span() {
+        let text = b"User-agent: *\nDisallow: /a\nAllow: /b\n";
+        let source = Source::new("robots.txt", text);
+        let shown = source.render(2, Some(14..22), 1, Style::new(ColorChoice::Never));
+        assert_eq!(
+            shown,
+            " --> robots.txt:2\n  |\n1 | User-agent: *\n2 > Disallow: /a\n  | ^^^^^^^^\n3 | Allow: /b\n"
+        );
+    }
+}

@@ -1,0 +1,321 @@
+//! `robots explain`, `robots lint` and `robots diff` end to end: every explain reason,
+//! lint's exit statuses and output, and diff on synthetic and real (corpus) file pairs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn robots(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("robots runs");
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+/// A scratch directory for this test process.
+fn scratch(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("robots-cli-site-owner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(content)
+        .unwrap();
+    path
+}
+
+fn explain(file: &Path, agent: &str, extra: &[&str], url: &str) -> Value {
+    let mut args = vec![
+        "explain",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        agent,
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    args.push(url);
+    let out = robots(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+const SITE: &[u8] = b"User-agent: a\nDisallow: /x\n\nUser-agent: a\nAllow: /x/ok\n\nUser-agent: *\nDisallow: /p\nAllow: /p\n\nUser-agent: arch\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /\n\nUser-agent: noemb\nEmbargo-Allow: /news\nDisallow: /\n";
+
+#[test]
+fn explain_gives_each_selection_reason() {
+    let file = scratch("site.txt", SITE);
+    let j = explain(&file, "arch", &[], "/news");
+    assert_eq!(
+        (
+            j["selection"]["kind"].as_str(),
+            j["selection"]["groups"].as_u64()
+        ),
+        (Some("named"), Some(1))
+    );
+    let j = explain(&file, "a", &[], "/x/ok");
+    assert_eq!(j["selection"]["groups"], 2);
+    assert_eq!(j["selection"]["lines"], serde_json::json!([1, 4]));
+    let j = explain(&file, "other", &[], "/q");
+    assert_eq!(j["selection"]["kind"], "global");
+    let none = scratch("none.txt", b"User-agent: a\nDisallow: /\n");
+    let j = explain(&none, "b", &[], "/q");
+    assert_eq!(
+        (j["selection"]["kind"].as_str(), j["reason"].as_str()),
+        (Some("none"), Some("no-group"))
+    );
+}
+
+#[test]
+fn explain_gives_each_decision_reason() {
+    let file = scratch("site2.txt", SITE);
+    let j = explain(&file, "a", &[], "/x/ok/1");
+    assert_eq!(j["reason"], "longest");
+    assert_eq!(j["decided_by"]["line"], 5);
+    // Both rules of the merged groups matched, each with its length.
+    let lengths: Vec<u64> = j["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["length"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lengths, [2, 5]);
+    let j = explain(&file, "other", &[], "/p/1");
+    assert_eq!(
+        (j["reason"].as_str(), j["allowed"].as_bool()),
+        (Some("tie-won-by-allow"), Some(true))
+    );
+    let j = explain(&file, "other", &[], "/robots.txt");
+    assert_eq!(j["reason"], "robots-txt");
+    let j = explain(&file, "other", &[], "/elsewhere");
+    assert_eq!(j["reason"], "no-match");
+}
+
+#[test]
+fn explain_says_what_became_of_embargo_allow() {
+    let file = scratch("site3.txt", SITE);
+    let j = explain(&file, "arch", &["--embargo"], "/news/1");
+    assert_eq!(
+        (
+            j["embargo_allow"].as_str(),
+            j["allowed"].as_bool(),
+            j["embargo_days"].as_u64()
+        ),
+        (Some("active"), Some(true), Some(31))
+    );
+    let j = explain(&file, "arch", &[], "/news/1");
+    assert_eq!(
+        (j["embargo_allow"].as_str(), j["allowed"].as_bool()),
+        (Some("ignored-not-honoured"), Some(false))
+    );
+    assert_eq!(j["matches"][0]["counted"], false);
+    let j = explain(&file, "noemb", &["--embargo"], "/news/1");
+    assert_eq!(
+        (j["embargo_allow"].as_str(), j["allowed"].as_bool()),
+        (Some("ignored-no-embargo"), Some(false))
+    );
+}
+
+#[test]
+fn explain_text_shows_the_deciding_line_in_context() {
+    let file = scratch("site4.txt", SITE);
+    let out = robots(&[
+        "explain",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "a",
+        "--color",
+        "never",
+        "/x/1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("DISALLOWED by line 2: the longest matching rule decides"),
+        "{text}"
+    );
+    assert!(text.contains("2 > Disallow: /x"), "{text}");
+    assert!(text.contains("1 | User-agent: a"), "{text}");
+    assert!(!text.contains('\x1b'));
+    let out = robots(&[
+        "explain",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "a",
+        "--color",
+        "always",
+        "/x/1",
+    ]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains('\x1b'));
+}
+
+#[test]
+fn lint_exit_status_follows_severity() {
+    let clean = scratch(
+        "clean.txt",
+        b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n",
+    );
+    let warning = scratch("warning.txt", b"User-agent: *\nDisallow /private/\n");
+    let error = scratch("error.txt", b"Disallow: /private/\nUser-agent: *\n");
+    let lint = |f: &Path, extra: &[&str]| {
+        let mut args = vec!["lint", "--robots", f.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        robots(&args)
+    };
+    assert_eq!(lint(&clean, &["--deny-warnings"]).status.code(), Some(0));
+    assert_eq!(lint(&warning, &[]).status.code(), Some(0));
+    assert_eq!(lint(&warning, &["--deny-warnings"]).status.code(), Some(1));
+    assert_eq!(lint(&error, &[]).status.code(), Some(1));
+    let out = lint(&warning, &["--format", "json"]);
+    let d: Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(d["code"], "missing-colon");
+    assert_eq!(
+        (
+            d["line"].as_u64(),
+            d["column"].as_u64(),
+            d["severity"].as_str()
+        ),
+        (Some(2), Some(1), Some("warning"))
+    );
+    assert!(d["suggestion"].is_string());
+    let text = String::from_utf8(lint(&warning, &["--color", "never"]).stdout).unwrap();
+    assert!(
+        text.starts_with("warning[missing-colon]: no colon after `Disallow`"),
+        "{text}"
+    );
+    assert!(text.contains("warning.txt:2:1"), "{text}");
+    assert!(text.contains("= help:"), "{text}");
+}
+
+fn diff(old: &Path, new: &Path, agents: &[&str], urls: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let mut args = vec!["diff", "--format", "json"];
+    for a in agents {
+        args.extend(["--agent", a]);
+    }
+    args.extend([old.to_str().unwrap(), new.to_str().unwrap()]);
+    args.extend_from_slice(urls);
+    let out = robots(&args);
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code(), lines)
+}
+
+#[test]
+fn diff_reports_changed_verdicts_with_lines() {
+    let old = scratch("old.txt", b"User-agent: *\nDisallow: /private/\n");
+    let new = scratch(
+        "new.txt",
+        b"User-agent: *\nDisallow: /private/\nDisallow: /drafts\n\nUser-agent: a\nDisallow:\n",
+    );
+    let (code, changes) = diff(&old, &new, &["a", "b"], &[]);
+    assert_eq!(code, Some(1));
+    let summary: Vec<(&str, &str, bool)> = changes
+        .iter()
+        .map(|c| {
+            (
+                c["agent"].as_str().unwrap(),
+                c["url"].as_str().unwrap(),
+                c["new"]["allowed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert!(summary.contains(&("a", "/private/", true)), "{summary:?}");
+    assert!(summary.contains(&("b", "/drafts", false)), "{summary:?}");
+    assert!(!summary
+        .iter()
+        .any(|(agent, url, _)| *agent == "b" && url.starts_with("/private")));
+    let change = changes
+        .iter()
+        .find(|c| c["agent"] == "b" && c["url"] == "/drafts")
+        .unwrap();
+    assert_eq!(
+        (change["old"]["line"].clone(), change["new"]["line"].clone()),
+        (Value::Null, Value::from(3))
+    );
+    let (code, changes) = diff(&old, &old, &["a"], &[]);
+    assert_eq!((code, changes.len()), (Some(0), 0));
+}
+
+#[test]
+fn diff_on_real_versions_of_the_same_sites() {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let Ok(manifest) = std::fs::read_to_string(shared.join("manifest.tsv")) else {
+        eprintln!("notice: {} is absent; skipping this test", shared.display());
+        return;
+    };
+    let mut by_site: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        by_site.entry(cols[4]).or_default().push(cols[0]);
+    }
+    let pairs: Vec<(&str, &str)> = by_site
+        .values()
+        .filter(|f| f.len() >= 2)
+        .map(|f| (f[0], f[1]))
+        .take(25)
+        .collect();
+    assert!(
+        pairs.len() >= 10,
+        "the corpus should hold several versions of some sites"
+    );
+    let (mut changed_pairs, mut changes_checked) = (0, 0);
+    for (a, b) in pairs {
+        let (old, new) = (shared.join("robots").join(a), shared.join("robots").join(b));
+        let (code, changes) = diff(&old, &new, &["Googlebot", "SomeUnknownBot"], &[]);
+        assert_eq!(
+            code,
+            Some(if changes.is_empty() { 0 } else { 1 }),
+            "{a} {b}"
+        );
+        changed_pairs += usize::from(!changes.is_empty());
+        // Each reported change is what `check` says of each version.
+        let (old_r, new_r) = (
+            robots::Robots::parse(&std::fs::read(&old).unwrap()),
+            robots::Robots::parse(&std::fs::read(&new).unwrap()),
+        );
+        for c in &changes {
+            let agent = robots::Agent::new(c["agent"].as_str().unwrap()).unwrap();
+            let url = c["url"].as_str().unwrap();
+            assert_eq!(
+                old_r.check(&agent, url).allowed(),
+                c["old"]["allowed"].as_bool().unwrap()
+            );
+            assert_eq!(
+                new_r.check(&agent, url).allowed(),
+                c["new"]["allowed"].as_bool().unwrap()
+            );
+            assert_ne!(c["old"]["allowed"], c["new"]["allowed"]);
+            changes_checked += 1;
+        }
+    }
+    assert!(changed_pairs > 0, "some real pairs should differ");
+    println!("diff: {changed_pairs} of the real pairs changed; {changes_checked} changes confirmed by check");
+}
+
+#[test]
+fn help_of_each_command_has_an_example() {
+    for cmd in ["explain", "lint", "diff"] {
+        let out = robots(&[cmd, "--help"]);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Examples:"),
+            "{cmd}"
+        );
+    }
+}

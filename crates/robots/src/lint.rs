@@ -1,0 +1,125 @@
+//! Checks that need the whole parsed file rather than one line: rules that can never
+//! decide. `Robots::lint` adds them to the parser's own diagnostics.
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::robots::RuleLine;
+use crate::{Robots, RuleKind};
+
+impl Robots {
+    /// Every diagnostic: the parser's, plus rules shadowed within their group. Sorted by
+    /// line and column.
+    pub fn lint(&self) -> Vec<Diagnostic> {
+        let mut all = self.diagnostics.clone();
+        for group in &self.groups {
+            let rules = self.group_rules(group);
+            // Only rules with the same pattern (up to trailing `*`s) can shadow each
+            // other, so compare within those buckets: linear in the group's size.
+            let mut buckets: HashMap<(&[u8], bool), Vec<usize>> = HashMap::new();
+            for (i, rule) in rules.iter().enumerate() {
+                buckets
+                    .entry((self.body(rule), rule.anchored))
+                    .or_default()
+                    .push(i);
+            }
+            for bucket in buckets.values().filter(|b| b.len() > 1) {
+                for &i in bucket {
+                    let rule = &rules[i];
+                    if let Some(&j) = bucket
+                        .iter()
+                        .find(|&&j| j != i && self.always_beats(&rules[j], j, rule, i))
+                    {
+                        all.push(self.shadowed(rule, &rules[j]));
+                    }
+                }
+            }
+        }
+        all.sort_by_key(|d| (d.line, d.column));
+        all
+    }
+
+    /// Whether `other` (at index `j`) wins wherever `rule` (at `i`) matches: it matches
+    /// the same paths (the same pattern, up to trailing `*`s) and ranks at least as high.
+    fn always_beats(&self, other: &RuleLine, j: usize, rule: &RuleLine, i: usize) -> bool {
+        if other.inert
+            || rule.inert
+            || other.line == rule.line
+            || other.kind == RuleKind::EmbargoAllow
+            || other.anchored != rule.anchored
+            || self.body(other) != self.body(rule)
+        {
+            return false;
+        }
+        match other.specificity.cmp(&rule.specificity) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => {
+                (other.kind.allows() && !rule.kind.allows())
+                    || (other.kind.allows() == rule.kind.allows() && j < i)
+            }
+        }
+    }
+
+    /// A rule's normalised pattern without trailing `*`s, which change nothing.
+    fn body(&self, rule: &RuleLine) -> &[u8] {
+        let text = self.text(rule.pattern);
+        &text[..text.iter().rposition(|&b| b != b'*').map_or(0, |p| p + 1)]
+    }
+
+    fn shadowed(&self, rule: &RuleLine, winner: &RuleLine) -> Diagnostic {
+        let show = |r: &RuleLine| format!("{}: {}", r.kind.directive(), self.str(r.written));
+        Diagnostic {
+            code: Code::ShadowedRule,
+            line: rule.line,
+            column: rule.site.column,
+            span: rule.site.start as usize..rule.site.end as usize,
+            message: format!(
+                "`{}` can never decide: `{}` on line {} matches the same paths and wins",
+                show(rule),
+                show(winner),
+                winner.line
+            ),
+            suggestion: Some("remove one of the two lines".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Code, Robots};
+
+    fn shadowed_lines(file: &str) -> Vec<u32> {
+        Robots::parse(file.as_bytes())
+            .lint()
+            .iter()
+            .filter(|d| d.code == Code::ShadowedRule)
+            .map(|d| d.line)
+            .collect()
+    }
+
+    #[test]
+    fn duplicates_and_ties_lost_to_allow_are_shadowed() {
+        assert_eq!(
+            shadowed_lines("User-agent: *\nDisallow: /a\nDisallow: /a\n"),
+            [3]
+        );
+        assert_eq!(
+            shadowed_lines("User-agent: *\nDisallow: /a\nAllow: /a\n"),
+            [2]
+        );
+        assert_eq!(
+            shadowed_lines("User-agent: *\nDisallow: /a\nAllow: /a*\n"),
+            [2]
+        );
+    }
+
+    #[test]
+    fn different_or_separately_deciding_rules_are_not() {
+        assert!(shadowed_lines("User-agent: *\nAllow: /a\nDisallow: /ab\n").is_empty());
+        assert!(shadowed_lines("User-agent: *\nDisallow: /a\nAllow: /a$\n").is_empty());
+        assert!(
+            shadowed_lines("User-agent: a\nDisallow: /a\nUser-agent: b\nDisallow: /a\n").is_empty()
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! Every diagnostic code, with a file that triggers it and a corrected file that does
+//! not; plus the lint over the whole shared corpus (no panic, most common codes).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use robots::{Code, Options, Robots};
+
+/// (code, a file that triggers it, the same intent written so that it does not).
+const CASES: &[(Code, &[u8], &[u8])] = &[
+    (
+        Code::UnknownDirective,
+        b"User-agent: *\nDisalow-all: /\n",
+        b"User-agent: *\nDisallow: /\n",
+    ),
+    (
+        Code::MisspeltDirective,
+        b"User-agent: *\nDissallow: /p\n",
+        b"User-agent: *\nDisallow: /p\n",
+    ),
+    (
+        Code::PrefixDirective,
+        b"User-agent: *\nDisallowed: /p\n",
+        b"User-agent: *\nDisallow: /p\n",
+    ),
+    (
+        Code::MissingColon,
+        b"User-agent: *\nDisallow /p\n",
+        b"User-agent: *\nDisallow: /p\n",
+    ),
+    (
+        Code::JunkLine,
+        b"User-agent: *\nDisallow the lot\n",
+        b"User-agent: *\n# Disallow the lot\n",
+    ),
+    (
+        Code::RuleBeforeUserAgent,
+        b"Disallow: /p\nUser-agent: *\n",
+        b"User-agent: *\nDisallow: /p\n",
+    ),
+    (
+        Code::PatternStart,
+        b"User-agent: *\nDisallow: private\n",
+        b"User-agent: *\nDisallow: /private\n",
+    ),
+    (
+        Code::DollarInside,
+        b"User-agent: *\nDisallow: /a$b\n",
+        b"User-agent: *\nDisallow: /a%24b\n",
+    ),
+    (
+        Code::InvalidEmbargo,
+        b"User-agent: *\nArchive-Embargo: week\n",
+        b"User-agent: *\nArchive-Embargo: w\n",
+    ),
+    (
+        Code::ConflictingEmbargo,
+        b"User-agent: *\nArchive-Embargo: w\nArchive-Embargo: q\n",
+        b"User-agent: *\nArchive-Embargo: q\n",
+    ),
+    (
+        Code::EmbargoAllowWithoutEmbargo,
+        b"User-agent: *\nEmbargo-Allow: /news\n",
+        b"User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news\n",
+    ),
+    (
+        Code::InvalidCrawlDelay,
+        b"User-agent: *\nCrawl-delay: 5s\n",
+        b"User-agent: *\nCrawl-delay: 5\n",
+    ),
+    (
+        Code::InvalidRequestRate,
+        b"User-agent: *\nRequest-rate: fast\n",
+        b"User-agent: *\nRequest-rate: 1/5s\n",
+    ),
+    (
+        Code::RelativeSitemap,
+        b"Sitemap: /sitemap.xml\n",
+        b"Sitemap: https://example.com/sitemap.xml\n",
+    ),
+    (
+        Code::AgentWithVersion,
+        b"User-agent: ExampleBot/2.1\nDisallow: /\n",
+        b"User-agent: ExampleBot\nDisallow: /\n",
+    ),
+    (
+        Code::AgentNotRfc9309,
+        b"User-agent: MJ12bot\nDisallow: /\n",
+        b"User-agent: MJbot\nDisallow: /\n",
+    ),
+    (
+        Code::ShadowedRule,
+        b"User-agent: *\nDisallow: /a\nAllow: /a\n",
+        b"User-agent: *\nDisallow: /a\nAllow: /a/b\n",
+    ),
+    (
+        Code::BlankLineBetweenGroups,
+        b"User-agent: a\n\nUser-agent: b\nDisallow: /\n",
+        b"User-agent: a\nAllow: /\n\nUser-agent: b\nDisallow: /\n",
+    ),
+    (
+        Code::ByteOrderMark,
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: /\n",
+        b"User-agent: *\nDisallow: /\n",
+    ),
+    (
+        Code::NotUtf8,
+        b"User-agent: *\nDisallow: /caf\xE9\n",
+        b"User-agent: *\nDisallow: /caf\xC3\xA9\n",
+    ),
+    (
+        Code::LooksLikeHtml,
+        b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+        b"User-agent: *\nDisallow:\n",
+    ),
+];
+
+fn codes(file: &[u8]) -> Vec<Code> {
+    Robots::parse(file).lint().iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn each_code_has_a_trigger_and_a_fix() {
+    for &(code, bad, good) in CASES {
+        let found = codes(bad);
+        assert!(
+            found.contains(&code),
+            "{code:?} not raised by {:?}: {found:?}",
+            String::from_utf8_lossy(bad)
+        );
+        assert!(
+            !codes(good).contains(&code),
+            "{code:?} raised by the fixed file {:?}",
+            String::from_utf8_lossy(good)
+        );
+    }
+}
+
+#[test]
+fn every_code_is_covered_and_names_are_stable() {
+    for code in Code::ALL {
+        assert!(
+            CASES.iter().any(|c| c.0 == *code) || *code == Code::BeyondParseLimit,
+            "{code:?} has no test case"
+        );
+        assert!(code
+            .as_str()
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()));
+    }
+}
+
+#[test]
+fn diagnostics_point_at_line_and_column() {
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /a\n  Crawl-delay: soon\n");
+    let d = &robots.lint()[0];
+    assert_eq!((d.code, d.line, d.column), (Code::InvalidCrawlDelay, 3, 16));
+    assert!(d.suggestion.is_some());
+}
+
+#[test]
+fn content_beyond_the_limit_is_reported() {
+    let mut file = b"User-agent: *\n".to_vec();
+    file.resize(600_000, b'#');
+    assert!(codes(&file).contains(&Code::BeyondParseLimit));
+    let all = Robots::parse_with(&file, Options::new().max_bytes(usize::MAX).unwrap());
+    assert!(all.lint().iter().all(|d| d.code != Code::BeyondParseLimit));
+}
+
+#[test]
+fn lint_over_the_whole_corpus() {
+    let Some(dir) = common::shared("corpus") else {
+        return;
+    };
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir.join("robots")).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let robots = Robots::parse(&bytes);
+        for d in robots.lint() {
+            assert!(d.line >= 1 && d.line <= robots.line_count().max(1), "{d:?}");
+            assert!(d.span.end <= bytes.len());
+            *counts.entry(d.code.as_str()).or_default() += 1;
+        }
+        files += 1;
+    }
+    assert_eq!(files, 20_000);
+    let mut top: Vec<_> = counts.into_iter().collect();
+    top.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    println!("most common diagnostics over {files} corpus files:");
+    for (code, n) in top.iter().take(10) {
+        println!("  {n:>7}  {code}");
+    }
+}
