@@ -40,13 +40,21 @@
 //!   released; `serve` answers 403 with a tombstone, releases never include it.
 //! - **No robots.txt** capture near enough: flagged `no-robots`, withheld (403) until an
 //!   ingest brings a robots.txt that governs it; then it is assessed again.
-//! - Re-ingesting a file is a no-op. An ingest that observes a URL earlier than before
+//! - Re-ingesting a file is a no-op, and a record already indexed from another file
+//!   (same WARC-Record-ID, e.g. a recompressed copy) is not indexed twice. Only
+//!   `response` records holding an HTTP response are indexed; `revisit`, `request`,
+//!   `metadata` and other records are skipped. An ingest that observes a URL earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an
 //!   earlier observation can only bring the end forward). A newly ingested robots.txt
 //!   re-assesses the unreleased captures it may govern; released ones stay released.
 //! - `serve`: a capture under embargo answers **451** with a tombstone (HTML, or JSON
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
+//!   A released capture is replayed with its status and headers (hop-by-hop ones and
+//!   chunked coding removed) plus `Memento-Datetime`. `/cdx?url=…&output=json` lists
+//!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
+//!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or
+//!   `matchType=prefix` lists by prefix; without `output=json`, space-separated lines.
 //! - `release`: every allowed record whose end has passed and that is not yet published
 //!   goes into a new public WARC file, copied byte for byte from the store; each
 //!   record still under embargo appears once, in the first release after its ingest, as
