@@ -1,0 +1,141 @@
+//! Fuzz target `parse_check`: arbitrary bytes become a robots.txt body, a crawler name, a
+//! URL and a choice of agent constructor; the body is parsed with both profiles, checked,
+//! and everything the parse exposes (diagnostics, records, sitemaps, groups) is read back,
+//! asserting the invariants that hold for any input.
+//!
+//! Input layout: `[flags][agent length][url length][agent][url][body…]`, lengths taken
+//! modulo what is left, so every input is valid and the body (the tail) is what the
+//! fuzzer mostly mutates.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use robots::{Agent, Options, Profile, Robots, RuleKind, Selection};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let (agent_len, url_len, rest) = match rest {
+        [a, u, rest @ ..] => (usize::from(*a), usize::from(*u), rest),
+        _ => (0, 0, rest),
+    };
+    let agent_len = agent_len.min(rest.len());
+    let (agent_bytes, rest) = rest.split_at(agent_len);
+    let url_len = url_len.min(rest.len());
+    let (url, body) = rest.split_at(url_len);
+    let name = String::from_utf8_lossy(agent_bytes);
+
+    let agent = match flags & 3 {
+        0 => Agent::verbatim(&name),
+        1 => Agent::new(&name).unwrap_or_else(|_| Agent::verbatim(&name)),
+        2 => Agent::from_user_agent(&name).unwrap_or_else(|_| Agent::verbatim(&name)),
+        _ => Agent::new("ExampleBot").unwrap(),
+    };
+    let agent = if flags & 4 != 0 {
+        agent.honouring_embargo()
+    } else {
+        agent
+    };
+    let limit = if flags & 8 != 0 {
+        robots::MIN_PARSE_LIMIT
+    } else {
+        usize::MAX
+    };
+
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        let options = Options::new().profile(profile).max_bytes(limit).unwrap();
+        let robots = Robots::parse_with(body, options);
+        exercise(&robots, body, &agent, url, profile);
+    }
+});
+
+fn exercise(robots: &Robots, body: &[u8], agent: &Agent, url: &[u8], profile: Profile) {
+    let lines = robots.line_count();
+    assert_eq!(robots.size(), body.len());
+    assert!(robots.parsed_bytes() <= body.len());
+    assert_eq!(robots.profile(), profile);
+
+    let verdict = robots.check_bytes(agent, url);
+    if let Some(rule) = verdict.decided_by() {
+        assert!(
+            rule.line() >= 1 && rule.line() <= lines,
+            "deciding line {} outside 1..={lines}",
+            rule.line()
+        );
+    }
+    if !verdict.allowed() {
+        let rule = verdict
+            .decided_by()
+            .expect("a disallowed verdict names its rule");
+        assert_eq!(rule.kind(), RuleKind::Disallow, "{rule:?}");
+        assert!(verdict.embargo().is_none(), "embargo on a disallowed URL");
+    }
+    if profile == Profile::Google || !agent.honours_embargo() {
+        assert!(verdict.embargo().is_none());
+    }
+    let selection = robots.selection(agent);
+    if selection == Selection::None {
+        assert!(verdict.allowed());
+    }
+    let chosen = robots.group_for(agent);
+    match selection {
+        Selection::None => assert!(chosen.groups().is_empty()),
+        Selection::Named { groups } | Selection::Global { groups } => {
+            assert_eq!(chosen.groups().len(), groups)
+        }
+    }
+    if verdict.allowed() && agent.honours_embargo() && profile == Profile::Rfc9309 {
+        assert_eq!(verdict.embargo(), chosen.embargo());
+    }
+    // A UTF-8 URL gives the same verdict as a string as it does as bytes.
+    if let Ok(text) = std::str::from_utf8(url) {
+        assert_eq!(robots.check(agent, text), verdict);
+    }
+
+    for d in robots.diagnostics() {
+        assert!(
+            d.line >= 1 && d.line <= lines.max(1),
+            "diagnostic {:?} on line {} of {lines}",
+            d.code,
+            d.line
+        );
+        assert!(
+            d.span.start <= d.span.end && d.span.end <= body.len(),
+            "{d:?}"
+        );
+        assert!(!d.message.is_empty());
+        assert_eq!(d.severity(), d.code.severity());
+    }
+    let group_count = robots.groups().count();
+    for record in robots.records() {
+        assert!(record.line() >= 1 && record.line() <= lines);
+        let _ = (record.key(), record.value(), record.directive());
+        if let Some(group) = record.group() {
+            assert!(group.index() < group_count);
+        }
+    }
+    for sitemap in robots.sitemaps() {
+        assert!(robots.records().any(|r| r.value() == sitemap));
+    }
+    let _ = robots.host();
+    for (i, group) in robots.groups().enumerate() {
+        assert_eq!(group.index(), i);
+        assert!(group.line() >= 1 && group.line() <= lines);
+        for (_, line) in group.agent_lines() {
+            assert!(line >= 1 && line <= lines);
+        }
+        for rule in group.rules() {
+            assert!(rule.line() >= 1 && rule.line() <= lines);
+        }
+        if profile == Profile::Google {
+            assert!(group.rules().all(|r| r.kind() != RuleKind::EmbargoAllow));
+        }
+        let _ = (group.embargo(), group.crawl_delay(), group.request_rate());
+    }
+    let _ = (
+        chosen.crawl_delay(),
+        chosen.request_rate(),
+        chosen.embargo(),
+    );
+}
