@@ -69,15 +69,17 @@ impl Robots {
         if selection == Selection::None {
             return allowed(Reason::NoGroup, None);
         }
-        let best = self.best_rules(groups, path, embargo.is_some());
-        match (best.allow, best.disallow) {
-            (None, None) => allowed(Reason::NoMatch, None),
-            (Some(a), Some(d)) if d.specificity > a.specificity => self.denied(d),
-            (Some(a), Some(d)) if d.specificity == a.specificity => {
-                allowed(Reason::TieWonByAllow, Some(self.rule_view(a)))
+        match self.decider(groups, path, embargo.is_some()) {
+            None => allowed(Reason::NoMatch, None),
+            Some((rule, tie)) if rule.kind.allows() => {
+                let reason = if tie {
+                    Reason::TieWonByAllow
+                } else {
+                    Reason::Longest
+                };
+                allowed(reason, Some(self.rule_view(rule)))
             }
-            (Some(a), _) => allowed(Reason::Longest, Some(self.rule_view(a))),
-            (None, Some(d)) => self.denied(d),
+            Some((rule, _)) => self.denied(rule),
         }
     }
 
@@ -178,43 +180,69 @@ impl Robots {
         &self.rules[group.rules.start as usize..group.rules.end as usize]
     }
 
-    /// The longest matching allow (embargo-allow counting when `embargo_active`) and
-    /// disallow; the first in file order wins among equals.
-    fn best_rules<'s>(
+    /// The deciding rule of the chosen groups, and whether a disallow as long as it also
+    /// matched (so that an allow won a tie).
+    ///
+    /// Each group's rules are kept sorted by rank (longest first, allow before disallow,
+    /// then file order), so the first match in a group is that group's decider and the
+    /// scan stops there; across merged groups the higher rank wins.
+    fn decider<'s>(
         &'s self,
         groups: impl Iterator<Item = &'s GroupData>,
         path: &[u8],
         embargo_active: bool,
-    ) -> Best<'s> {
-        let mut best = Best::default();
+    ) -> Option<(&'s RuleLine, bool)> {
+        let mut best: Option<(&'s RuleLine, bool)> = None;
         for group in groups {
+            let mut found: Option<(&'s RuleLine, bool)> = None;
             for rule in self.group_rules(group) {
+                if let Some((first, tie)) = &mut found {
+                    // Only a disallow as long as an allow can still matter: it ties.
+                    if rule.specificity < first.specificity || !first.kind.allows() {
+                        break;
+                    }
+                    if !rule.kind.allows() && self.rule_matches(rule, path) {
+                        *tie = true;
+                        break;
+                    }
+                    continue;
+                }
+                if best.is_some_and(|(b, _)| rule.specificity < b.specificity) {
+                    break;
+                }
                 if rule.kind == RuleKind::EmbargoAllow && !embargo_active {
                     continue;
                 }
-                let slot = if rule.kind.allows() {
-                    &mut best.allow
-                } else {
-                    &mut best.disallow
-                };
-                if slot.is_some_and(|r| r.specificity >= rule.specificity) {
-                    continue;
-                }
                 if self.rule_matches(rule, path) {
-                    *slot = Some(rule);
+                    found = Some((rule, false));
                 }
             }
+            best = match (best, found) {
+                (b, None) => b,
+                (None, f) => f,
+                (Some(b), Some(f)) => Some(merge(b, f)),
+            };
         }
         best
     }
 
     pub(crate) fn rule_matches(&self, rule: &RuleLine, path: &[u8]) -> bool {
-        !rule.inert && matches(self.text(rule.pattern), rule.anchored, path)
+        !rule.inert && matches(self.text(rule.pattern), rule.star, rule.anchored, path)
     }
 }
 
-#[derive(Default)]
-struct Best<'s> {
-    allow: Option<&'s RuleLine>,
-    disallow: Option<&'s RuleLine>,
+/// The better of two groups' deciders: the longer; at equal length an allow (which then
+/// won a tie if the other is a disallow), else the earlier line.
+fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine, bool) {
+    let ((ra, ta), (rb, tb)) = (a, b);
+    match ra.specificity.cmp(&rb.specificity) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => match (ra.kind.allows(), rb.kind.allows()) {
+            (true, false) => (ra, true),
+            (false, true) => (rb, true),
+            (true, true) => (if ra.line <= rb.line { ra } else { rb }, ta || tb),
+            (false, false) => (if ra.line <= rb.line { ra } else { rb }, false),
+        },
+    }
 }

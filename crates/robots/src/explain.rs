@@ -47,7 +47,7 @@ impl Robots {
         let mut buf = PathBuf::new();
         let path = self.match_path(url.as_bytes(), &mut buf);
         let groups = self.group_for(agent);
-        let rules = || groups.groups().iter().flat_map(|g| g.data_rules());
+        let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
         let has_embargo_allow = rules().any(|r| r.kind == RuleKind::EmbargoAllow);
         let embargo_allow = match (has_embargo_allow, groups.embargo(), agent.honours_embargo()) {
             (false, _, _) => EmbargoAllowUse::Absent,

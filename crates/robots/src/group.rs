@@ -44,14 +44,16 @@ impl<'r> Group<'r> {
     /// rule they stand for, on the same line).
     pub fn rules(&self) -> impl Iterator<Item = Rule<'r>> + 'r {
         let robots = self.robots;
-        robots
-            .group_rules(self.data)
-            .iter()
+        self.rules_in_file_order()
+            .into_iter()
             .map(move |r| robots.rule_view(r))
     }
 
-    pub(crate) fn data_rules(&self) -> &'r [crate::robots::RuleLine] {
-        self.robots.group_rules(self.data)
+    /// The rules in file order; they are stored in rank order for matching.
+    pub(crate) fn rules_in_file_order(&self) -> Vec<&'r crate::robots::RuleLine> {
+        let mut rules: Vec<_> = self.robots.group_rules(self.data).iter().collect();
+        rules.sort_by_key(|r| r.line);
+        rules
     }
 
     /// The group's longest valid Archive-Embargo period.

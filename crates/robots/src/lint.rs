@@ -56,7 +56,8 @@ impl Robots {
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {
                 (other.kind.allows() && !rule.kind.allows())
-                    || (other.kind.allows() == rule.kind.allows() && j < i)
+                    || (other.kind.allows() == rule.kind.allows()
+                        && (other.line, j) < (rule.line, i))
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::normalize::{google_escape, rfc_normalize, Role};
+use crate::pattern::first_star;
 use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Site, Span};
 use crate::{EmbargoPeriod, Options, Robots, RuleKind};
 
@@ -409,6 +410,7 @@ impl Parser {
                 written,
                 pattern,
                 anchored,
+                star: first_star(self.robots.text(pattern)),
                 inert,
                 specificity,
             },
@@ -447,6 +449,7 @@ impl Parser {
                 written,
                 pattern,
                 anchored: true,
+                star: first_star(self.robots.text(pattern)),
                 inert: false,
                 specificity: slash as u32 + 2,
             },
@@ -580,6 +583,13 @@ impl Parser {
             );
         }
         self.robots.diagnostics.sort_by_key(|d| (d.line, d.column));
+        // Rank order within each group: longest first, allows before disallows, then
+        // file order (the sort is stable). A check's first match is then the decider.
+        for group in &self.robots.groups {
+            let range = group.rules.start as usize..group.rules.end as usize;
+            self.robots.rules[range]
+                .sort_by_key(|r| (std::cmp::Reverse(r.specificity), !r.kind.allows()));
+        }
         self.robots.arena.shrink_to_fit();
         self.robots
     }

@@ -2,7 +2,8 @@
 //! for the end of the path (RFC 9309 §2.2.3), in time linear in the path, never backtracking.
 
 /// Whether `pattern` matches a prefix of `path` (or all of it when `anchored`, i.e. the
-/// pattern ended in `$`, which is not part of `pattern` here).
+/// pattern ended in `$`, which is not part of `pattern` here). `star` is the index of the
+/// pattern's first `*` ([`NO_STAR`] if none), found once at parse time.
 ///
 /// The pattern is cut at each `*` into literal segments. The first must start the path;
 /// each later one is found at its leftmost place after the previous one. Leftmost is
@@ -10,14 +11,15 @@
 /// assignment of segments works, the greedy one does. With `$`, the last segment must end
 /// the path instead, which only needs it to fit after the others. Each search starts where
 /// the last one stopped, so the cost is one pass over the path per pattern.
-pub(crate) fn matches(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
-    let Some(star) = memchr::memchr(b'*', pattern) else {
+pub(crate) fn matches(pattern: &[u8], star: u32, anchored: bool, path: &[u8]) -> bool {
+    if star == NO_STAR {
         return if anchored {
             path == pattern
         } else {
             path.starts_with(pattern)
         };
-    };
+    }
+    let star = star as usize;
     let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
     if !path.starts_with(first) {
         return false;
@@ -44,6 +46,14 @@ pub(crate) fn matches(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
     }
 }
 
+/// The `star` of a pattern without `*`.
+pub(crate) const NO_STAR: u32 = u32::MAX;
+
+/// Where a pattern's first `*` is, as [`matches`] takes it.
+pub(crate) fn first_star(pattern: &[u8]) -> u32 {
+    memchr::memchr(b'*', pattern).map_or(NO_STAR, |i| i as u32)
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     match needle.len() {
         0 => Some(0),
@@ -54,14 +64,19 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::matches;
+    use super::{first_star, matches};
 
     fn m(pattern: &str, path: &str) -> bool {
         let (pattern, anchored) = match pattern.strip_suffix('$') {
             Some(p) => (p, true),
             None => (pattern, false),
         };
-        matches(pattern.as_bytes(), anchored, path.as_bytes())
+        matches(
+            pattern.as_bytes(),
+            first_star(pattern.as_bytes()),
+            anchored,
+            path.as_bytes(),
+        )
     }
 
     #[test]

@@ -105,12 +105,15 @@ pub(crate) struct RuleLine {
     /// The normalised pattern without a final `$`.
     pub pattern: Span,
     pub anchored: bool,
+    /// The index of the pattern's first `*`, or `pattern::NO_STAR`.
+    pub star: u32,
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
     pub specificity: u32,
 }
 
-/// A group: consecutive user-agent lines and the rules after them.
+/// A group: consecutive user-agent lines and the rules after them. Its rules are sorted
+/// by rank once parsing ends (see `check::decider`); `line` keeps their file order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GroupData {
     pub agents: Range<u32>,
