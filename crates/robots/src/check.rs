@@ -2,10 +2,13 @@
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
 use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Role, Sink};
-use crate::pattern::matches;
+use crate::pattern::{byte_mask, matches};
 use crate::robots::{GroupData, RuleLine};
 use crate::url::path_part;
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
+
+/// How many chosen groups a check remembers while it decides.
+const FEW: usize = 8;
 
 /// How the groups for an agent were chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +72,7 @@ impl Robots {
         if selection == Selection::None {
             return allowed(Reason::NoGroup, None);
         }
-        match self.decider(groups, path, embargo.is_some()) {
+        match self.decider(groups, path, byte_mask(path), embargo.is_some()) {
             None => allowed(Reason::NoMatch, None),
             Some((rule, tie)) if rule.kind.allows() => {
                 let reason = if tie {
@@ -113,6 +116,8 @@ impl Robots {
         self.select(agent).0
     }
 
+    /// The groups for `agent` and how they were chosen, found in one pass over the groups;
+    /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
     pub(crate) fn select<'s>(
         &'s self,
         agent: &'s Agent,
@@ -120,29 +125,42 @@ impl Robots {
         Selection,
         impl Iterator<Item = (usize, &'s GroupData)> + Clone + 's,
     ) {
-        let named = |g: &GroupData| {
+        let named = move |g: &GroupData| {
             self.group_agents(g)
                 .any(|a| !a.global && self.names(a.token, agent))
         };
         let global = |g: &GroupData| self.group_agents(g).any(|a| a.global);
-        let named_count = self.groups.iter().filter(|g| named(g)).count();
-        let (selection, want_named) = if named_count > 0 {
-            (
-                Selection::Named {
-                    groups: named_count,
-                },
-                true,
-            )
-        } else {
-            match self.groups.iter().filter(|g| global(g)).count() {
-                0 => (Selection::None, false),
-                n => (Selection::Global { groups: n }, false),
+        let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
+        let (mut named_count, mut global_count) = (0, 0);
+        for (i, group) in self.groups.iter().enumerate() {
+            if named(group) {
+                named_few[named_count.min(FEW - 1)] = i as u32;
+                named_count += 1;
+            } else if named_count == 0 && global(group) {
+                global_few[global_count.min(FEW - 1)] = i as u32;
+                global_count += 1;
             }
+        }
+        let (selection, few, count) = match (named_count, global_count) {
+            (0, 0) => (Selection::None, named_few, 0),
+            (0, n) => (Selection::Global { groups: n }, global_few, n),
+            (n, _) => (Selection::Named { groups: n }, named_few, n),
         };
-        let iter = self.groups.iter().enumerate().filter(move |(_, g)| {
-            selection != Selection::None && if want_named { named(g) } else { global(g) }
-        });
-        (selection, iter)
+        let want_named = named_count > 0;
+        let remembered = if count <= FEW { count } else { 0 };
+        let again = if count > FEW { self.groups.len() } else { 0 };
+        let groups = (0..remembered)
+            .map(move |k| few[k] as usize)
+            .chain((0..again).filter(move |&i| {
+                let g = &self.groups[i];
+                if want_named {
+                    named(g)
+                } else {
+                    global(g)
+                }
+            }))
+            .map(move |i| (i, &self.groups[i]));
+        (selection, groups)
     }
 
     fn group_agents<'s>(
@@ -190,8 +208,11 @@ impl Robots {
         &'s self,
         groups: impl Iterator<Item = &'s GroupData>,
         path: &[u8],
+        path_mask: u64,
         embargo_active: bool,
     ) -> Option<(&'s RuleLine, bool)> {
+        let may_match =
+            |rule: &RuleLine| rule.mask & !path_mask == 0 && self.rule_matches(rule, path);
         let mut best: Option<(&'s RuleLine, bool)> = None;
         for group in groups {
             let mut found: Option<(&'s RuleLine, bool)> = None;
@@ -201,7 +222,7 @@ impl Robots {
                     if rule.specificity < first.specificity || !first.kind.allows() {
                         break;
                     }
-                    if !rule.kind.allows() && self.rule_matches(rule, path) {
+                    if !rule.kind.allows() && may_match(rule) {
                         *tie = true;
                         break;
                     }
@@ -213,7 +234,7 @@ impl Robots {
                 if rule.kind == RuleKind::EmbargoAllow && !embargo_active {
                     continue;
                 }
-                if self.rule_matches(rule, path) {
+                if may_match(rule) {
                     found = Some((rule, false));
                 }
             }

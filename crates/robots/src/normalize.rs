@@ -4,11 +4,19 @@
 /// Where normalised bytes go: a `Vec` at parse time, a stack buffer at check time.
 pub(crate) trait Sink {
     fn push(&mut self, byte: u8);
+
+    fn extend(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.push(b));
+    }
 }
 
 impl Sink for Vec<u8> {
     fn push(&mut self, byte: u8) {
         Vec::push(self, byte);
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
     }
 }
 
@@ -94,6 +102,14 @@ fn is_special_literal(b: u8, role: Role) -> bool {
 /// A literal `*` or `$` in a path is encoded, so that a pattern can match it as `%2A` or
 /// `%24` (RFC 9309 §2.2.3) while its own `*` stays a wildcard.
 pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
+    // Most patterns and paths are plain ASCII without escapes: copy them whole.
+    if !input
+        .iter()
+        .any(|&b| b == b'%' || must_escape(b) || is_special_literal(b, role))
+    {
+        out.extend(input);
+        return;
+    }
     let mut in_query = false;
     let mut i = 0;
     while i < input.len() {

@@ -9,7 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::normalize::{google_escape, rfc_normalize, Role};
-use crate::pattern::first_star;
+use crate::pattern::{byte_mask, first_star};
 use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Site, Span};
 use crate::{EmbargoPeriod, Options, Robots, RuleKind};
 
@@ -45,6 +45,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         },
         closed: true,
         blank_after_agent: false,
+        utf8: false,
     };
     let bom = bom_len(data);
     if bom == 3 {
@@ -101,6 +102,8 @@ struct Parser {
     closed: bool,
     /// A blank line came after the last user-agent line.
     blank_after_agent: bool,
+    /// The whole input is UTF-8, so text can be stored without checking each piece.
+    utf8: bool,
 }
 
 impl Parser {
@@ -125,12 +128,11 @@ impl Parser {
 
     fn push_text(&mut self, bytes: &[u8]) -> Span {
         let start = self.robots.arena.len();
-        match std::str::from_utf8(bytes) {
-            Ok(_) => self.robots.arena.extend_from_slice(bytes),
-            Err(_) => self
-                .robots
-                .arena
-                .extend_from_slice(String::from_utf8_lossy(bytes).as_bytes()),
+        if self.utf8 {
+            self.robots.arena.extend_from_slice(bytes);
+        } else {
+            let text = String::from_utf8_lossy(bytes);
+            self.robots.arena.extend_from_slice(text.as_bytes());
         }
         span_from(start, self.robots.arena.len())
     }
@@ -140,7 +142,9 @@ impl Parser {
     }
 
     fn check_encoding(&mut self, data: &[u8]) {
-        if let Err(e) = std::str::from_utf8(data) {
+        let utf8 = std::str::from_utf8(data);
+        self.utf8 = utf8.is_ok();
+        if let Err(e) = utf8 {
             let at = e.valid_up_to();
             let line = 1 + memchr::memchr2_iter(b'\n', b'\r', &data[..at]).count() as u32
                 - memchr::memmem::find_iter(&data[..at], b"\r\n").count() as u32;
@@ -393,6 +397,16 @@ impl Parser {
             rfc_normalize(body, Role::Pattern, &mut self.robots.arena);
         }
         let mut pattern = span_from(start, self.robots.arena.len());
+        // Usually normalising changes nothing: keep one copy, the written one.
+        if self
+            .robots
+            .text(written)
+            .starts_with(self.robots.text(pattern))
+        {
+            self.robots.arena.truncate(start);
+            pattern.start = written.start;
+        }
+        let escaped = pattern;
         let specificity = pattern.len + u32::from(anchored);
         // Google escapes first and then looks for the final `$`.
         let anchored = anchored
@@ -411,33 +425,28 @@ impl Parser {
                 pattern,
                 anchored,
                 star: first_star(self.robots.text(pattern)),
+                mask: byte_mask(self.robots.text(pattern)),
                 inert,
                 specificity,
             },
         );
 
         if kind == RuleKind::Allow && behaviour.index_html_allows_dir {
-            self.index_html_rule(group, at, written, start);
+            self.index_html_rule(group, at, written, escaped);
         }
     }
 
     /// Google: `Allow: /d/index.htm[l]` also allows `/d/` exactly, as the pattern `/d/$`.
-    fn index_html_rule(
-        &mut self,
-        group: usize,
-        at: &Place<'_>,
-        written: Span,
-        escaped_start: usize,
-    ) {
-        let escaped = &self.robots.arena[escaped_start..];
-        let Some(slash) = escaped.iter().rposition(|&b| b == b'/') else {
+    fn index_html_rule(&mut self, group: usize, at: &Place<'_>, written: Span, escaped: Span) {
+        let text = self.robots.text(escaped);
+        let Some(slash) = text.iter().rposition(|&b| b == b'/') else {
             return;
         };
-        if !escaped[slash..].starts_with(b"/index.htm") {
+        if !text[slash..].starts_with(b"/index.htm") {
             return;
         }
         let pattern = Span {
-            start: escaped_start as u32,
+            start: escaped.start,
             len: slash as u32 + 1,
         };
         self.push_rule(
@@ -450,6 +459,7 @@ impl Parser {
                 pattern,
                 anchored: true,
                 star: first_star(self.robots.text(pattern)),
+                mask: byte_mask(self.robots.text(pattern)),
                 inert: false,
                 specificity: slash as u32 + 2,
             },

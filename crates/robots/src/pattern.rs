@@ -46,6 +46,16 @@ pub(crate) fn matches(pattern: &[u8], star: u32, anchored: bool, path: &[u8]) ->
     }
 }
 
+/// A 64-bit summary of which octets occur in `bytes` (each octet sets bit `octet % 64`),
+/// wildcards left out. A pattern can only match a path whose mask covers its own, so
+/// one AND rules out most patterns before any comparison.
+pub(crate) fn byte_mask(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .filter(|&&b| b != b'*')
+        .fold(0, |mask, &b| mask | 1 << (b % 64))
+}
+
 /// The `star` of a pattern without `*`.
 pub(crate) const NO_STAR: u32 = u32::MAX;
 
@@ -54,12 +64,16 @@ pub(crate) fn first_star(pattern: &[u8]) -> u32 {
     memchr::memchr(b'*', pattern).map_or(NO_STAR, |i| i as u32)
 }
 
+/// The leftmost occurrence of `needle`. Paths are short, so finding the needle's first
+/// octet and comparing beats building a substring searcher for every call.
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    match needle.len() {
-        0 => Some(0),
-        1 => memchr::memchr(needle[0], haystack),
-        _ => memchr::memmem::find(haystack, needle),
-    }
+    let (&first, rest) = match needle.split_first() {
+        Some(split) => split,
+        None => return Some(0),
+    };
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    memchr::memchr_iter(first, &haystack[..=last_start])
+        .find(|&at| haystack[at + 1..].starts_with(rest))
 }
 
 #[cfg(test)]
@@ -118,6 +132,13 @@ mod tests {
     fn dollar_inside_a_pattern_is_a_literal() {
         assert!(m("/a$b", "/a$b"));
         assert!(!m("/a$b", "/ab"));
+    }
+
+    #[test]
+    fn masks_rule_out_patterns_with_absent_octets() {
+        let path = super::byte_mask(b"/a/b");
+        assert_eq!(super::byte_mask(b"/*a") & !path, 0);
+        assert_ne!(super::byte_mask(b"/c") & !path, 0);
     }
 
     #[test]

@@ -107,6 +107,8 @@ pub(crate) struct RuleLine {
     pub anchored: bool,
     /// The index of the pattern's first `*`, or `pattern::NO_STAR`.
     pub star: u32,
+    /// `pattern::byte_mask` of the pattern.
+    pub mask: u64,
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
     pub specificity: u32,
