@@ -1,0 +1,165 @@
+//! The server behind `robots serve`: GET of the embedded page and its assets, with a
+//! strict Content-Security-Policy, and nothing else (404 for other paths, 405 for other methods).
+
+use std::convert::Infallible;
+use std::net::{SocketAddr, TcpListener};
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+
+use crate::assets;
+
+/// Scripts only from this origin (the glue compiles the module, hence
+/// `wasm-unsafe-eval`), no inline code, and no connections anywhere but here: the page
+/// computes everything itself and must not be able to send what the user pastes.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; \
+style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; worker-src 'self'; \
+base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// An answer before it goes on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(&'static str, &'static str)>,
+    pub body: &'static [u8],
+}
+
+impl Response {
+    /// The value of header `name`, if set.
+    pub fn header(&self, name: &str) -> Option<&'static str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Answers `method` on `target` (path and optional query) from the embedded assets.
+pub fn respond(method: &str, target: &str) -> Response {
+    let mut headers = vec![
+        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        // The service worker keeps its own copy for offline use; the browser revalidates.
+        ("Cache-Control", "no-cache"),
+    ];
+    if method != "GET" {
+        headers.push(("Allow", "GET"));
+        headers.push(("Content-Type", "text/plain; charset=utf-8"));
+        return Response {
+            status: 405,
+            headers,
+            body: b"only GET is served\n",
+        };
+    }
+    let path = target.split_once('?').map_or(target, |(path, _)| path);
+    match assets::get(path) {
+        Some(asset) => {
+            headers.push(("Content-Type", asset.content_type));
+            Response {
+                status: 200,
+                headers,
+                body: asset.bytes,
+            }
+        }
+        None => {
+            headers.push(("Content-Type", "text/plain; charset=utf-8"));
+            Response {
+                status: 404,
+                headers,
+                body: b"not found: this server only serves the robots.txt tester\n",
+            }
+        }
+    }
+}
+
+/// A bound listener, ready to serve.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+}
+
+impl Server {
+    /// Binds `addr` (port 0 picks a free port; see [`Server::local_addr`]).
+    pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
+        Ok(Server {
+            listener: TcpListener::bind(addr)?,
+        })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until the process ends.
+    pub fn run(self) -> std::io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        self.listener.set_nonblocking(true)?;
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(self.listener)?;
+            loop {
+                // A failed accept (e.g. out of descriptors) concerns one client only.
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                tokio::spawn(async move {
+                    let io = hyper_util::rt::TokioIo::new(stream);
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(io, hyper::service::service_fn(handle))
+                        .await;
+                });
+            }
+        })
+    }
+}
+
+async fn handle(req: hyper::Request<Incoming>) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let target = req.uri().path_and_query().map_or("/", |p| p.as_str());
+    let response = respond(req.method().as_str(), target);
+    let mut builder = hyper::Response::builder().status(response.status);
+    for (name, value) in response.headers {
+        builder = builder.header(name, value);
+    }
+    let body = Full::new(Bytes::from_static(response.body));
+    // Every status and header above is a constant that hyper accepts.
+    Ok(builder.body(body).expect("a valid response"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_is_served_with_a_strict_policy() {
+        let page = respond("GET", "/");
+        assert_eq!(page.status, 200);
+        assert_eq!(
+            page.header("content-type"),
+            Some("text/html; charset=utf-8")
+        );
+        let csp = page.header("Content-Security-Policy").unwrap();
+        assert!(csp.starts_with("default-src 'none'"));
+        assert!(csp.contains("connect-src 'self'"));
+        assert!(!csp.contains("unsafe-inline"));
+        assert_eq!(page.header("X-Content-Type-Options"), Some("nosniff"));
+        // A query string does not change what is served.
+        assert_eq!(respond("GET", "/?from=somewhere").body, page.body);
+    }
+
+    #[test]
+    fn other_paths_are_not_found_and_other_methods_not_allowed() {
+        let missing = respond("GET", "/fetch?url=https://example.com/robots.txt");
+        assert_eq!(missing.status, 404);
+        assert!(missing.header("Content-Security-Policy").is_some());
+        for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
+            let r = respond(method, "/");
+            assert_eq!(r.status, 405, "{method}");
+            assert_eq!(r.header("Allow"), Some("GET"));
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The JSON the page reads, checked natively: verdicts as `robots check` gives them,
+//! explanations, lint findings by line, and the errors the page shows.
+
+use robots_web::{Tester, WebError};
+use serde_json::{json, Value};
+
+const FILE: &str = "\
+User-agent: *
+Disallow: /private/
+Allow: /private/open
+
+User-agent: ExampleArchiver
+Archive-Embargo: m
+Embargo-Allow: /news/
+Disallow: /
+
+Disalow: /typo
+";
+
+fn check(tester: &Tester, agent: &str, embargo: bool, urls: &[&str]) -> Value {
+    let urls: Vec<String> = urls.iter().map(|u| u.to_string()).collect();
+    serde_json::from_str(&tester.check(agent, embargo, &urls).unwrap()).unwrap()
+}
+
+#[test]
+fn verdicts_carry_the_command_lines_fields_in_order() {
+    let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
+    let answer = check(
+        &tester,
+        "SomeBot",
+        false,
+        &["/private/x", "/private/open/1", "/a"],
+    );
+    assert_eq!(answer["agent"]["token"], "SomeBot");
+    assert_eq!(
+        answer["verdicts"],
+        json!([
+            {"url": "/private/x", "allowed": false, "line": 2, "rule": "disallow",
+             "pattern": "/private/", "embargo_days": null, "reason": "longest"},
+            {"url": "/private/open/1", "allowed": true, "line": 3, "rule": "allow",
+             "pattern": "/private/open", "embargo_days": null, "reason": "longest"},
+            {"url": "/a", "allowed": true, "line": null, "rule": null,
+             "pattern": null, "embargo_days": null, "reason": "no-match"},
+        ])
+    );
+    let text = tester.check("SomeBot", false, &["/a".to_owned()]).unwrap();
+    assert!(text.contains(
+        r#"{"url":"/a","allowed":true,"line":null,"rule":null,"pattern":null,"embargo_days":null"#
+    ));
+}
+
+#[test]
+fn the_embargo_switch_turns_embargo_allow_on() {
+    let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
+    let off = check(&tester, "ExampleArchiver", false, &["/news/today"]);
+    assert_eq!(off["verdicts"][0]["allowed"], false);
+    assert_eq!(off["verdicts"][0]["line"], 8);
+    let on = check(&tester, "ExampleArchiver", true, &["/news/today"]);
+    assert_eq!(on["verdicts"][0]["allowed"], true);
+    assert_eq!(on["verdicts"][0]["line"], 7);
+    assert_eq!(on["verdicts"][0]["rule"], "embargo-allow");
+    assert_eq!(on["verdicts"][0]["embargo_days"], 31);
+    assert_eq!(on["agent"]["honours_embargo"], true);
+}
+
+#[test]
+fn the_google_profile_reads_embargo_lines_as_unknown_and_refuses_the_switch() {
+    let tester = Tester::parse(FILE.as_bytes(), "google").unwrap();
+    let answer = check(&tester, "ExampleArchiver", false, &["/news/today"]);
+    assert_eq!(answer["verdicts"][0]["line"], 8);
+    let err = tester
+        .check("ExampleArchiver", true, &["/news/today".to_owned()])
+        .unwrap_err();
+    assert_eq!(err, WebError::EmbargoNeedsRfc9309);
+    assert!(err.to_string().contains("rfc9309"));
+}
+
+#[test]
+fn unknown_profiles_and_bad_agents_are_errors_with_advice() {
+    let err = Tester::parse(b"", "bing").unwrap_err();
+    assert!(
+        err.to_string().contains("use `rfc9309` or `google`"),
+        "{err}"
+    );
+    let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
+    let err = tester.check("Bad(Bot)", false, &[]).unwrap_err();
+    assert!(matches!(
+        err,
+        WebError::Engine(robots::Error::InvalidAgent { .. })
+    ));
+}
+
+#[test]
+fn explain_names_the_groups_the_matches_and_the_decider() {
+    let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
+    let e: Value =
+        serde_json::from_str(&tester.explain("SomeBot", false, "/private/open/1").unwrap())
+            .unwrap();
+    assert_eq!(e["verdict"]["line"], 3);
+    assert_eq!(e["selection"], "global");
+    assert_eq!(e["group_lines"], json!([1]));
+    let matches = e["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 2);
+    assert_eq!(matches[0]["line"], 2);
+    assert_eq!(matches[0]["decides"], false);
+    assert_eq!(matches[1]["line"], 3);
+    assert_eq!(matches[1]["decides"], true);
+    assert_eq!(matches[1]["length"], 13);
+    assert!(e["selection_text"].as_str().unwrap().contains("`*` group"));
+
+    let e: Value =
+        serde_json::from_str(&tester.explain("ExampleArchiver", false, "/news/a").unwrap())
+            .unwrap();
+    assert_eq!(e["embargo_allow"], "ignored-not-honoured");
+    assert_eq!(e["matches"][0]["counted"], false);
+}
+
+#[test]
+fn lint_reports_each_finding_on_its_line() {
+    let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
+    let found: Vec<Value> = serde_json::from_str(&tester.lint()).unwrap();
+    let typo = found
+        .iter()
+        .find(|d| d["code"] == "misspelt-directive")
+        .expect("the misspelt Disalow is reported");
+    assert_eq!(typo["line"], 10);
+    assert_eq!(typo["column"], 1);
+    assert_eq!(typo["severity"], "warning");
+    assert!(typo["length"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn the_summary_lists_groups_and_sitemaps() {
+    let tester = Tester::parse(
+        b"User-agent: A\nUser-agent: B\nDisallow: /\nSitemap: https://x.test/s.xml\n",
+        "rfc9309",
+    )
+    .unwrap();
+    let summary: Value = serde_json::from_str(&tester.summary()).unwrap();
+    // Counted as an editor numbers them: the empty line after the last newline too.
+    assert_eq!(summary["lines"], 5);
+    assert_eq!(
+        summary["groups"],
+        json!([{"line": 1, "agents": ["A", "B"]}])
+    );
+    assert_eq!(summary["sitemaps"], json!(["https://x.test/s.xml"]));
+}
+
+#[test]
+fn any_bytes_parse_and_invalid_utf8_keeps_its_lines() {
+    let tester = Tester::parse(b"User-agent: *\nDisallow: /\xff\xfe\n", "rfc9309").unwrap();
+    let answer = check(&tester, "Bot", false, &["/%FF%FE"]);
+    assert_eq!(answer["verdicts"][0]["allowed"], false);
+    assert_eq!(answer["verdicts"][0]["line"], 2);
+}

@@ -1,0 +1,222 @@
+// The tester page: reads the form, asks the engine (WebAssembly, in this page) for
+// verdicts, explanations and lint on every change, and keeps the state in the fragment.
+
+import init, { parse } from '/pkg/robots_web.js';
+import { Editor } from './editor.js';
+import { encodeState, decodeState } from './share.js';
+import { verdictRows, explanationHtml, lintItems } from './results.js';
+
+const CRAWLERS = [
+  'Googlebot', 'Bingbot', 'DuckDuckBot', 'Applebot', 'YandexBot', 'Baiduspider',
+  'GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'PerplexityBot', 'ia_archiver',
+  'archive.org_bot', 'facebookexternalhit',
+];
+
+const EXAMPLE = {
+  robots: `# Paste your robots.txt here: it is checked in this page, never uploaded.
+User-agent: *
+Disallow: /private/
+Disallow: /search
+Allow: /search/help
+
+# Archives that honour Archive-Embargo may take the news after a month.
+User-agent: ExampleArchiver
+Archive-Embargo: m
+Embargo-Allow: /news/
+Disallow: /
+
+Sitemap: https://example.com/sitemap.xml
+`,
+  agent: 'Googlebot',
+  profile: 'rfc9309',
+  embargo: false,
+  urls: '/news/today\n/private/report\n/search?q=robots\n/search/help\nhttps://example.com/about',
+};
+
+const $ = (id) => document.getElementById(id);
+const editor = new Editor($('editor'));
+const ui = {
+  agent: $('agent'), urls: $('urls'), embargo: $('embargo'), results: $('results'),
+  tbody: document.querySelector('#results tbody'), explain: $('explain'), lint: $('lint'),
+  summary: $('summary'), agentNote: $('agent-note'), embargoNote: $('embargo-note'),
+  empty: $('results-empty'), share: $('share'), shareStatus: $('share-status'),
+  agents: $('agents'),
+};
+
+let file = null; // the parsed RobotsFile, freed when replaced
+let verdicts = [];
+let selected = -1;
+let pending = 0;
+let updates = 0;
+
+const profile = () => document.querySelector('input[name="profile"]:checked').value;
+
+function readState() {
+  return {
+    robots: editor.value, agent: ui.agent.value.trim(), profile: profile(),
+    embargo: ui.embargo.checked, urls: ui.urls.value,
+  };
+}
+
+function applyState(state) {
+  editor.value = state.robots;
+  ui.agent.value = state.agent;
+  document.querySelector(`input[name="profile"][value="${state.profile}"]`).checked = true;
+  ui.embargo.checked = state.embargo;
+  ui.urls.value = state.urls;
+  selected = -1;
+}
+
+const urlList = (text) => text.split('\n').map((u) => u.trim()).filter(Boolean);
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// Recomputes everything from the form: parse, lint, check, and the open explanation.
+function update() {
+  pending = 0;
+  const state = readState();
+  const started = performance.now();
+  file?.free();
+  file = parse(new TextEncoder().encode(state.robots), state.profile);
+  const summary = JSON.parse(file.summary());
+  const diagnostics = JSON.parse(file.lint());
+  editor.setDiagnostics(diagnostics);
+  editor.render();
+
+  const google = state.profile === 'google';
+  ui.embargo.disabled = google;
+  ui.embargoNote.textContent = google ? "Google's matcher knows no Archive-Embargo." : '';
+  const embargo = state.embargo && !google;
+
+  ui.agentNote.textContent = '';
+  ui.agentNote.classList.remove('error');
+  verdicts = [];
+  if (!state.agent) {
+    ui.agentNote.textContent = 'Name a crawler, e.g. Googlebot.';
+  } else {
+    try {
+      const answer = JSON.parse(file.check(state.agent, embargo, urlList(state.urls)));
+      verdicts = answer.verdicts;
+      ui.agentNote.textContent = answer.agent.notes.join(' ');
+    } catch (err) {
+      ui.agentNote.textContent = String(err.message ?? err);
+      ui.agentNote.classList.add('error');
+    }
+  }
+  if (selected >= verdicts.length) selected = -1;
+  ui.tbody.innerHTML = verdictRows(verdicts, selected);
+  ui.empty.textContent = verdicts.length ? '' : 'Verdicts appear here as you type URLs.';
+  ui.lint.innerHTML = diagnostics.length ? lintItems(diagnostics) : '<li class="clean">No findings.</li>';
+  showExplanation(state, embargo);
+
+  const named = new Set(summary.groups.flatMap((g) => g.agents).filter((a) => a !== '*'));
+  ui.agents.innerHTML = [...named, ...CRAWLERS.filter((c) => !named.has(c))]
+    .map((a) => `<option value="${a.replace(/"/g, '&quot;')}">`).join('');
+  const counts = (sev) => diagnostics.filter((d) => d.severity === sev).length;
+  ui.summary.textContent = `${plural(summary.lines, 'line')} · ${plural(summary.groups.length, 'group')} · `
+    + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')} · `
+    + `${(performance.now() - started).toFixed(1)} ms`;
+  saveToFragment(state);
+  updates += 1;
+  document.body.dataset.updates = String(updates);
+}
+
+function showExplanation(state, embargo) {
+  if (selected < 0) {
+    ui.explain.hidden = true;
+    editor.highlight(0);
+    return;
+  }
+  const v = verdicts[selected];
+  const e = JSON.parse(file.explain(state.agent, embargo, v.url));
+  ui.explain.innerHTML = explanationHtml(e);
+  ui.explain.hidden = false;
+  editor.highlight(v.line ?? 0);
+}
+
+function schedule() {
+  if (!pending) pending = requestAnimationFrame(update);
+}
+
+function select(index) {
+  selected = index;
+  for (const row of ui.tbody.rows) {
+    const on = Number(row.dataset.index) === index;
+    row.classList.toggle('selected', on);
+    if (on) row.setAttribute('aria-current', 'true');
+    else row.removeAttribute('aria-current');
+  }
+  const state = readState();
+  showExplanation(state, state.embargo && state.profile !== 'google');
+}
+
+let fragmentTimer = 0;
+function saveToFragment(state) {
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(async () => {
+    history.replaceState(null, '', '#' + (await encodeState(state)));
+  }, 250);
+}
+
+async function loadFragment() {
+  const state = await decodeState(location.hash);
+  if (state) {
+    applyState(state);
+    update();
+  }
+  return Boolean(state);
+}
+
+function wire() {
+  for (const el of [editor.textarea, ui.agent, ui.urls]) el.addEventListener('input', schedule);
+  for (const el of document.querySelectorAll('input[name="profile"], #embargo')) {
+    el.addEventListener('change', schedule);
+  }
+  document.addEventListener('click', (event) => {
+    const line = event.target.closest('.line-link');
+    if (line) {
+      editor.highlight(Number(line.dataset.line));
+      return;
+    }
+    const row = event.target.closest('#results tbody tr');
+    if (row) select(Number(row.dataset.index));
+  });
+  // Arrow keys move between verdicts once one has focus.
+  ui.results.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const next = selected + (event.key === 'ArrowDown' ? 1 : -1);
+    if (next < 0 || next >= verdicts.length) return;
+    event.preventDefault();
+    select(next);
+    ui.tbody.rows[next].querySelector('.row-link').focus();
+  });
+  ui.share.addEventListener('click', async () => {
+    const link = `${location.origin}${location.pathname}#${await encodeState(readState())}`;
+    history.replaceState(null, '', link);
+    try {
+      await navigator.clipboard.writeText(link);
+      ui.shareStatus.textContent = 'Link copied.';
+    } catch {
+      ui.shareStatus.textContent = 'The address bar now holds the link.';
+    }
+  });
+  window.addEventListener('hashchange', loadFragment);
+}
+
+async function main() {
+  await init();
+  wire();
+  if (!(await loadFragment())) {
+    applyState(EXAMPLE);
+    update();
+  }
+  performance.mark('robots-ready');
+  document.body.dataset.ready = 'true';
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js').catch(() => {});
+  }
+}
+
+main().catch((err) => {
+  document.body.dataset.ready = 'failed';
+  ui.empty.textContent = `The engine did not load: ${err.message ?? err}`;
+});

@@ -1,0 +1,89 @@
+// The robots.txt editor: a plain textarea over a backdrop that draws line numbers,
+// lint marks beside their lines and the highlighted line, scrolled in step with it.
+
+const escapes = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+export const escapeHtml = (text) => String(text).replace(/[&<>"]/g, (c) => escapes[c]);
+
+export class Editor {
+  constructor(root) {
+    this.textarea = root.querySelector('textarea');
+    this.gutter = root.querySelector('.gutter-lines');
+    this.backdrop = root.querySelector('.backdrop-lines');
+    this.diagnostics = [];
+    this.highlighted = 0;
+    this.textarea.addEventListener('scroll', () => this.syncScroll());
+  }
+
+  get value() {
+    return this.textarea.value;
+  }
+
+  set value(text) {
+    this.textarea.value = text;
+  }
+
+  // Lint findings to draw: [{line, severity, code, message}].
+  setDiagnostics(diagnostics) {
+    this.diagnostics = diagnostics;
+  }
+
+  // Redraws numbers, marks and the highlight for the current text.
+  render() {
+    const lines = this.textarea.value.split('\n');
+    const byLine = new Map();
+    for (const d of this.diagnostics) {
+      if (!byLine.has(d.line)) byLine.set(d.line, []);
+      byLine.get(d.line).push(d);
+    }
+    let gutter = '';
+    let backdrop = '';
+    lines.forEach((text, i) => {
+      const n = i + 1;
+      const found = byLine.get(n) || [];
+      const worst = worstSeverity(found);
+      const cls = [worst ? `sev-${worst}` : '', n === this.highlighted ? 'highlighted' : '']
+        .filter(Boolean).join(' ');
+      gutter += `<div class="gl ${cls}" data-line="${n}">${n}</div>`;
+      const marks = found
+        .map((d) => `<span class="mark sev-${d.severity}">${escapeHtml(d.severity)}: ${escapeHtml(d.message)}</span>`)
+        .join('');
+      // The text is drawn invisibly so that the marks start where the line ends.
+      backdrop += `<div class="bl ${cls}" data-line="${n}"><span class="ghost">${escapeHtml(text)}</span>${marks}</div>`;
+    });
+    this.gutter.innerHTML = gutter;
+    this.backdrop.innerHTML = backdrop;
+    this.syncScroll();
+  }
+
+  // Highlights line `n` (0 for none) and scrolls it into view.
+  highlight(n) {
+    this.highlighted = n;
+    for (const el of this.gutter.parentElement.parentElement.querySelectorAll('.highlighted')) {
+      el.classList.remove('highlighted');
+    }
+    if (!n) return;
+    for (const el of this.gutter.parentElement.parentElement.querySelectorAll(`[data-line="${n}"]`)) {
+      el.classList.add('highlighted');
+    }
+    const lineHeight = parseFloat(getComputedStyle(this.textarea).lineHeight) || 20;
+    const top = (n - 1) * lineHeight;
+    const view = this.textarea.clientHeight;
+    if (top < this.textarea.scrollTop || top + lineHeight > this.textarea.scrollTop + view) {
+      this.textarea.scrollTop = Math.max(0, top - view / 3);
+    }
+    this.syncScroll();
+  }
+
+  syncScroll() {
+    const { scrollTop, scrollLeft } = this.textarea;
+    this.gutter.style.transform = `translateY(${-scrollTop}px)`;
+    this.backdrop.style.transform = `translate(${-scrollLeft}px, ${-scrollTop}px)`;
+  }
+}
+
+function worstSeverity(diagnostics) {
+  const rank = { error: 3, warning: 2, info: 1 };
+  let worst = '';
+  for (const d of diagnostics) if (!worst || rank[d.severity] > rank[worst]) worst = d.severity;
+  return worst;
+}
