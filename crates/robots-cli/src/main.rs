@@ -26,6 +26,7 @@ enum Command {
     Lint(cmd::lint::Args),
     Diff(cmd::diff::Args),
     Archive(cmd::archive::Args),
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => cmd::lint::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Archive(args) => cmd::archive::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,3 +6,4 @@ pub mod diff;
 pub mod explain;
 pub mod fetch;
 pub mod lint;
+pub mod serve;

@@ -1,0 +1,38 @@
+//! `robots serve`: the browser tester on a local address. The page and its WebAssembly
+//! are embedded in this binary; the server answers GET for them and nothing else.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use robots_web::assets;
+use robots_web::serve::Server;
+
+/// Serve the robots.txt tester: a page that checks, explains and lints a robots.txt in
+/// the browser (nothing typed into it is sent anywhere).
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  robots serve                      then open http://127.0.0.1:8080/
+  robots serve --addr 127.0.0.1:0   any free port (the address is printed)
+
+The server only serves the page's own files, to GET requests; it fetches nothing.")]
+pub struct Args {
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let server =
+        Server::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
+    let addr = server.local_addr().unwrap_or(args.addr);
+    if !assets::page_built() {
+        eprintln!(
+            "robots: warning: this binary was built without the tester's WebAssembly; run scripts/build-web, then cargo build"
+        );
+    }
+    eprintln!("serving the robots.txt tester on http://{addr}/");
+    server.run().context("the server stopped")?;
+    Ok(ExitCode::SUCCESS)
+}
