@@ -2,7 +2,6 @@
 //! release process killed at random points then run again (exactly-once publication).
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
