@@ -16,11 +16,16 @@ const DUE_ROWS: usize = 10_000;
 
 /// A WARC of `n` responses with bodies of `body_len` bytes (plus robots.txt).
 fn write_warc(path: &Path, n: usize, body_len: usize) {
-    let mut w = Writer::new(std::io::BufWriter::new(std::fs::File::create(path).unwrap()));
+    let mut w = Writer::new(std::io::BufWriter::new(
+        std::fs::File::create(path).unwrap(),
+    ));
     let mut write = |i: usize, url: &str, body: &[u8]| {
         let mut f = Fields::new();
         f.push("WARC-Type", "response");
-        f.push("WARC-Record-ID", format!("<urn:uuid:00000000-0000-4000-8000-{i:012}>"));
+        f.push(
+            "WARC-Record-ID",
+            format!("<urn:uuid:00000000-0000-4000-8000-{i:012}>"),
+        );
         f.push("WARC-Date", Timestamp::from_unix(T0 + i as i64).rfc3339());
         f.push("WARC-Target-URI", url);
         f.push("Content-Type", "application/http; msgtype=response");
@@ -34,13 +39,15 @@ fn write_warc(path: &Path, n: usize, body_len: usize) {
     };
     write(0, "http://bench.test/robots.txt", ROBOTS.as_bytes());
     // Text-like bodies that compress about as much as real pages do.
-    let words = ["archive ", "embargo ", "robots ", "release ", "capture ", "record "];
+    let words = [
+        "archive ", "embargo ", "robots ", "release ", "capture ", "record ",
+    ];
     for i in 1..=n {
         let mut body = Vec::with_capacity(body_len);
         let mut k = i;
         while body.len() < body_len {
             k = k.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let word = words[(k >> 33) as usize % words.len()];
+            let word = words[(k >> 33) % words.len()];
             body.extend_from_slice(format!("{word}{} ", (k >> 20) % 100_000).as_bytes());
         }
         body.truncate(body_len);
