@@ -3,6 +3,9 @@
 
 import { escapeHtml } from './editor.js';
 
+// Engine messages quote code in backticks; show those parts as code.
+const prose = (text) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 const lineButton = (line) =>
   `<button type="button" class="line-link" data-line="${line}" aria-label="Highlight line ${line}">${line}</button>`;
 
@@ -31,10 +34,10 @@ export function verdictRows(verdicts, selected) {
         : `<span class="muted">${whyNoRule[v.reason] ?? ''}</span>`;
       const verdict = v.allowed ? (v.embargo_days != null ? 'embargo' : 'allowed') : 'disallowed';
       return `<tr data-index="${i}" data-verdict="${verdict}" data-line="${v.line ?? 0}"${i === selected ? ' class="selected" aria-current="true"' : ''}>
-<td>${verdictBadge(v)}</td>
+<td class="verdict">${verdictBadge(v)}</td>
 <td class="url"><button type="button" class="row-link" data-index="${i}">${escapeHtml(v.url)}</button></td>
-<td>${v.line ? lineButton(v.line) : '<span class="muted">–</span>'}</td>
-<td>${rule}</td></tr>`;
+<td class="line">${v.line ? lineButton(v.line) : '<span class="muted">–</span>'}</td>
+<td class="rule">${rule}</td></tr>`;
     })
     .join('');
 }
@@ -54,9 +57,9 @@ ${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${escapeHtml(m.pattern)}
 <dl>
 <dt>URL</dt><dd><code>${escapeHtml(e.verdict.url)}</code></dd>
 <dt>Path as matched</dt><dd><code>${escapeHtml(e.path)}</code></dd>
-<dt>Groups</dt><dd>${escapeHtml(e.selection_text)}</dd>
+<dt>Groups</dt><dd>${prose(e.selection_text)}</dd>
 <dt>Matching rules</dt><dd>${matches}</dd>
-${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${escapeHtml(e.embargo_allow_text)}</dd>` : ''}
+${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(e.embargo_allow_text)}</dd>` : ''}
 <dt>Verdict</dt><dd>${escapeHtml(e.reason_text)}</dd>
 </dl>`;
 }
@@ -69,7 +72,7 @@ export function lintItems(diagnostics) {
     .map(
       (d) => `<li class="sev-${d.severity}">${lineButton(d.line)}
 <span class="sev">${d.severity}</span> <code class="code">${escapeHtml(d.code)}</code>
-<span class="msg">${escapeHtml(d.message)}</span>${d.suggestion ? `<span class="help">${escapeHtml(d.suggestion)}</span>` : ''}</li>`,
+<span class="msg">${prose(d.message)}</span>${d.suggestion ? `<span class="help">${prose(d.suggestion)}</span>` : ''}</li>`,
     )
     .join('');
 }

@@ -1,0 +1,235 @@
+// The tester page in headless Chromium against `robots serve`: typing a robots.txt and
+// URLs, verdicts and highlighted lines, lint beside its lines, the profile and embargo
+// switches, keyboard use, shared links, a phone-sized screen, offline use, screenshots.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { andUpdate, highlightedLine, launch, openPage, outDir, ready, rows, serve } from './harness.mjs';
+
+const FILE = `User-agent: *
+Disallow: /private/
+Allow: /private/open
+
+User-agent: ExampleArchiver
+Archive-Embargo: m
+Embargo-Allow: /news/
+Disallow: /
+Disalow: /typo
+`;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  mkdirSync(outDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// Fills the form the way a person would, waiting for the results each time.
+async function fillForm(page, { robots, agent, urls }) {
+  if (robots !== undefined) await andUpdate(page, () => page.fill('#robots', robots));
+  if (agent !== undefined) await andUpdate(page, () => page.fill('#agent', agent));
+  if (urls !== undefined) await andUpdate(page, () => page.fill('#urls', urls));
+}
+
+test('typing a robots.txt and URLs gives verdicts, and a click highlights the deciding line', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  const loaded = record.requests.length;
+  await fillForm(page, { robots: FILE, agent: 'SomeBot', urls: '/private/x\n/private/open/1' });
+  // Results follow each keystroke, not only a paste.
+  await page.focus('#urls');
+  await page.keyboard.press('End');
+  for (const key of ['Enter', '/', 'a', 'b', 'o', 'u', 't']) {
+    await andUpdate(page, () => page.keyboard.press(key));
+  }
+  assert.deepEqual(await rows(page), [
+    { verdict: 'disallowed', url: '/private/x', line: 2, rule: 'Disallow: /private/', badge: 'disallowed' },
+    { verdict: 'allowed', url: '/private/open/1', line: 3, rule: 'Allow: /private/open', badge: 'allowed' },
+    { verdict: 'allowed', url: '/about', line: 0, rule: 'no rule matches', badge: 'allowed' },
+  ]);
+  assert.equal(await highlightedLine(page), 0);
+
+  await page.click('#results tbody tr:nth-child(1) .url');
+  assert.equal(await highlightedLine(page), 2);
+  const explanation = await page.textContent('#explain');
+  assert.match(explanation, /No group names SomeBot, so the \* group applies \(line 1\)/);
+  assert.match(explanation, /Disallow: \/private\/\s+length 9\s+decides/);
+
+  await page.click('#results tbody tr:nth-child(2) .line-link');
+  assert.equal(await highlightedLine(page), 3);
+
+  // Nothing the user typed left the page: since it loaded, only GETs of its own files
+  // (the offline copy the service worker takes), never with a query.
+  const own = ['/', '/style.css', '/app.js', '/editor.js', '/results.js', '/share.js', '/icon.svg',
+    '/pkg/robots_web.js', '/pkg/robots_web_bg.wasm', '/sw.js'].map((p) => new URL(p, server.url).href);
+  for (const url of record.requests.slice(loaded)) assert.ok(own.includes(url), url);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
+test('lint findings are shown beside their lines and in the list', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await fillForm(page, { robots: FILE });
+  const gutter = await page.getAttribute('.gl[data-line="9"]', 'class');
+  assert.match(gutter, /sev-warning/);
+  const mark = await page.textContent('.bl[data-line="9"] .mark');
+  assert.match(mark, /^warning: /);
+  assert.equal(await page.$('.bl[data-line="2"] .mark'), null, 'a clean line has no mark');
+  const item = page.locator('#lint li', { hasText: 'misspelt-directive' });
+  assert.equal(await item.count(), 1);
+  await item.locator('.line-link').click();
+  assert.equal(await highlightedLine(page), 9);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
+test('the embargo switch and the profile change the verdicts', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await fillForm(page, { robots: FILE, agent: 'ExampleArchiver', urls: '/news/today\n/about' });
+  const first = async () => (await rows(page))[0];
+  assert.deepEqual(await first(), {
+    verdict: 'disallowed', url: '/news/today', line: 8, rule: 'Disallow: /', badge: 'disallowed',
+  });
+
+  // On with the keyboard, as a switch is.
+  await page.focus('#embargo');
+  await andUpdate(page, () => page.keyboard.press('Space'));
+  assert.equal(await page.isChecked('#embargo'), true);
+  assert.deepEqual(await first(), {
+    verdict: 'embargo', url: '/news/today', line: 7, rule: 'Embargo-Allow: /news/', badge: 'embargo 31 days',
+  });
+  await page.click('#results tbody tr:nth-child(1) .url');
+  assert.equal(await highlightedLine(page), 7);
+  assert.match(await page.textContent('#explain'), /Embargo-Allow is active/);
+
+  // Google's matcher knows no embargo: the switch is off limits and the line unknown.
+  await andUpdate(page, () => page.check('input[name="profile"][value="google"]'));
+  assert.equal(await page.isDisabled('#embargo'), true);
+  assert.match(await page.textContent('#embargo-note'), /knows no Archive-Embargo/);
+  assert.equal((await first()).verdict, 'disallowed');
+  assert.equal((await first()).line, 8);
+  assert.equal(await highlightedLine(page), 8, 'the open explanation follows the new verdict');
+
+  await andUpdate(page, () => page.check('input[name="profile"][value="rfc9309"]'));
+  assert.equal(await page.isDisabled('#embargo'), false);
+  assert.equal((await first()).verdict, 'embargo');
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
+test('the profiles differ where documented: a versioned crawler name', async () => {
+  const { context, page } = await openPage(browser, server.url);
+  await fillForm(page, {
+    robots: 'User-agent: FooBot\nDisallow: /\n',
+    agent: 'FooBot/1.0',
+    urls: '/page',
+  });
+  // RFC 9309 reads the product token; Google compares the name as given.
+  assert.equal((await rows(page))[0].verdict, 'disallowed');
+  assert.match(await page.textContent('#agent-note'), /User-Agent header, whose product token is `FooBot`/);
+  await andUpdate(page, () => page.check('input[name="profile"][value="google"]'));
+  assert.equal((await rows(page))[0].verdict, 'allowed');
+  await context.close();
+});
+
+test('a name that is no crawler token is explained, not checked', async () => {
+  const { context, page } = await openPage(browser, server.url);
+  await fillForm(page, { robots: FILE, agent: 'Bad(Bot)', urls: '/x' });
+  assert.deepEqual(await rows(page), []);
+  assert.equal(await page.getAttribute('#agent-note', 'class'), 'note error');
+  assert.match(await page.textContent('#agent-note'), /cannot appear in a product token/);
+  await context.close();
+});
+
+test('the keyboard alone selects verdicts and moves between them', async () => {
+  const { context, page } = await openPage(browser, server.url);
+  await fillForm(page, { robots: FILE, agent: 'SomeBot', urls: '/private/x\n/private/open/1' });
+  await page.focus('#urls');
+  await page.keyboard.press('Tab'); // the first verdict's URL button
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), '/private/x');
+  await page.keyboard.press('Enter');
+  assert.equal(await highlightedLine(page), 2);
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await highlightedLine(page), 3);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), '/private/open/1');
+  await context.close();
+});
+
+test('a shared link brings the whole state back in a new browser', async () => {
+  const { context, page } = await openPage(browser, server.url);
+  await fillForm(page, { robots: FILE, agent: 'ExampleArchiver', urls: '/news/today\n/private/x' });
+  await andUpdate(page, () => page.check('#embargo'));
+  await page.click('#results tbody tr:nth-child(1) .url');
+  await page.click('#share');
+  await page.waitForFunction(() => document.getElementById('share-status').textContent !== '');
+  const link = page.url();
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#s=[A-Za-z0-9_-]+$/);
+  assert.ok(!link.includes('ExampleArchiver'), 'the state is encoded, in the fragment only');
+  const expected = await rows(page);
+  await context.close();
+
+  const fresh = await openPage(browser, link);
+  assert.equal(await fresh.page.inputValue('#robots'), FILE);
+  assert.equal(await fresh.page.inputValue('#agent'), 'ExampleArchiver');
+  assert.equal(await fresh.page.isChecked('#embargo'), true);
+  assert.equal(await fresh.page.isChecked('input[value="rfc9309"]'), true);
+  assert.deepEqual(await rows(fresh.page), expected);
+  // The server saw only the page, never the fragment.
+  assert.ok(fresh.record.requests.every((u) => !u.includes('#')));
+
+  // Reloading keeps it, and a link for the Google profile keeps that too.
+  await andUpdate(fresh.page, () => fresh.page.check('input[value="google"]'));
+  await fresh.page.waitForFunction(() => location.hash.length > 3);
+  await fresh.page.waitForTimeout(400); // the fragment is rewritten a moment after typing stops
+  await fresh.page.reload();
+  await ready(fresh.page);
+  assert.equal(await fresh.page.isChecked('input[value="google"]'), true);
+  assert.equal((await rows(fresh.page))[0].verdict, 'disallowed');
+  await fresh.context.close();
+});
+
+test('a phone-sized screen needs no sideways scrolling; screenshots', async () => {
+  const desktop = await openPage(browser, server.url, { viewport: { width: 1280, height: 860 } });
+  await fillForm(desktop.page, {
+    robots: FILE,
+    agent: 'ExampleArchiver',
+    urls: '/news/today\n/news/2024/05/story.html\n/private/x\nhttps://example.com/about',
+  });
+  await andUpdate(desktop.page, () => desktop.page.check('#embargo'));
+  await desktop.page.click('#results tbody tr:nth-child(1) .url');
+  await desktop.page.screenshot({ path: join(outDir, 'tester.png'), fullPage: true });
+  await desktop.context.close();
+
+  const phone = await openPage(browser, server.url, {
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
+  await fillForm(phone.page, { robots: FILE, agent: 'SomeBot', urls: '/private/x\n/private/open/1' });
+  await phone.page.click('#results tbody tr:nth-child(1) .url');
+  assert.equal(await highlightedLine(phone.page), 2);
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
+  await phone.page.screenshot({ path: join(outDir, 'tester-phone.png'), fullPage: true });
+  await phone.context.close();
+});
+
+test('once loaded, the page works with the server gone; load time', async () => {
+  const own = await serve();
+  const { context, page } = await openPage(browser, own.url);
+  const loadMs = await page.evaluate(() => performance.getEntriesByName('robots-ready')[0].startTime);
+  console.log(`page ready (engine loaded, first verdicts shown) ${loadMs.toFixed(0)} ms after navigation`);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await own.stop();
+  await page.reload();
+  await ready(page);
+  await fillForm(page, { robots: FILE, agent: 'SomeBot', urls: '/private/x' });
+  assert.equal((await rows(page))[0].verdict, 'disallowed');
+  await context.close();
+});
