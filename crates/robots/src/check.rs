@@ -32,19 +32,21 @@ impl Robots {
 
     /// [`Robots::check`] for a URL given as bytes.
     pub fn check_bytes(&self, agent: &Agent, url: &[u8]) -> Verdict<'_> {
-        let mut buf = PathBuf::new();
+        let mut buf = None;
         let path = self.match_path(url, &mut buf);
         self.decide(agent, path)
     }
 
     /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
-    /// profile. Copies into `buf` only when something changes.
-    pub(crate) fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut PathBuf) -> &'p [u8] {
+    /// profile. Copies into `buf` only when something changes (and only then pays for
+    /// setting up the buffer).
+    pub(crate) fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut Option<PathBuf>) -> &'p [u8] {
         let part = path_part(url);
         let normalise = !self.behaviour.escape_patterns_only;
         if !part.needs_slash && (!normalise || rfc_is_normal(part.bytes)) {
             return part.bytes;
         }
+        let buf = buf.insert(PathBuf::new());
         if part.needs_slash {
             buf.push(b'/');
         }
@@ -129,7 +131,7 @@ impl Robots {
             self.group_agents(g)
                 .any(|a| !a.global && self.names(a.token, agent))
         };
-        let global = |g: &GroupData| self.group_agents(g).any(|a| a.global);
+        let global = |g: &GroupData| g.global;
         let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
         let (mut named_count, mut global_count) = (0, 0);
         for (i, group) in self.groups.iter().enumerate() {

@@ -1,7 +1,6 @@
 //! Why a verdict is what it is: the groups chosen and how, every rule that matched with
 //! its length, and what happened to Embargo-Allow. Allocates; meant for people, not crawlers.
 
-use crate::normalize::PathBuf;
 use crate::{Agent, Group, Robots, Rule, RuleKind, Selection, Verdict};
 
 /// What became of the Embargo-Allow rules of the chosen groups.
@@ -44,7 +43,7 @@ impl Robots {
     /// [`Robots::check`]'s.
     pub fn explain(&self, agent: &Agent, url: &str) -> Explanation<'_> {
         let verdict = self.check(agent, url);
-        let mut buf = PathBuf::new();
+        let mut buf = None;
         let path = self.match_path(url.as_bytes(), &mut buf);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());

@@ -310,6 +310,7 @@ impl Parser {
             line: at.line,
         });
         self.robots.groups[group].agents.end += 1;
+        self.robots.groups[group].global |= global;
 
         let token_text = self.robots.str(token).to_owned();
         let written = self.robots.str(value_span).to_owned();

@@ -119,6 +119,8 @@ pub(crate) struct RuleLine {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GroupData {
     pub agents: Range<u32>,
+    /// One of the user-agent lines is `*`.
+    pub global: bool,
     pub rules: Range<u32>,
     /// The longest valid Archive-Embargo period in the group.
     pub embargo: Option<EmbargoPeriod>,

@@ -24,12 +24,12 @@ pub(crate) fn path_part(url: &[u8]) -> PathPart<'_> {
             .map(|i| i + from)
     };
     let early_path = find_path(search_start);
-    let protocol_end = memchr::memmem::find(&url[search_start..], b"://").map(|i| i + search_start);
-    // A "://" after the path has begun is part of the path, not a scheme separator.
-    let authority_start = match (protocol_end, early_path) {
-        (Some(p), Some(e)) if e < p => search_start,
-        (Some(p), _) => p + 3,
-        (None, _) => search_start,
+    // A scheme ends in "://" before the path begins; since "://" holds a `/`, that means
+    // the first path character is the `/` right after a `:`. A "://" later on is part of
+    // the path or query, not a scheme separator.
+    let authority_start = match early_path {
+        Some(e) if e > search_start && url[e - 1] == b':' && url[e..].starts_with(b"//") => e + 2,
+        _ => search_start,
     };
     let Some(path_start) = find_path(authority_start) else {
         return ROOT;
