@@ -2,7 +2,7 @@
 // verdicts, explanations and lint on every change, and keeps the state in the fragment.
 
 import init, { parse } from '/pkg/robots_web.js';
-import { Editor } from './editor.js';
+import { Editor, escapeHtml } from './editor.js';
 import { encodeState, decodeState } from './share.js';
 import { verdictRows, explanationHtml, lintItems } from './results.js';
 
@@ -110,7 +110,7 @@ function update() {
 
   const named = new Set(summary.groups.flatMap((g) => g.agents).filter((a) => a !== '*'));
   ui.agents.innerHTML = [...named, ...CRAWLERS.filter((c) => !named.has(c))]
-    .map((a) => `<option value="${a.replace(/"/g, '&quot;')}">`).join('');
+    .map((a) => `<option value="${escapeHtml(a)}">`).join('');
   const counts = (sev) => diagnostics.filter((d) => d.severity === sev).length;
   ui.summary.textContent = `${plural(summary.lines, 'line')} · ${plural(summary.groups.length, 'group')} · `
     + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')} · `
