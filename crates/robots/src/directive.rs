@@ -99,6 +99,11 @@ pub(crate) fn classify(key: &[u8], behaviour: &Behaviour) -> (Directive, Spellin
 }
 
 fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Option<Spelling> {
+    // Every name and misspelling of a directive shares its first letter: most keys are
+    // ruled out by one comparison.
+    if key.first().map(u8::to_ascii_lowercase) != Some(name.as_bytes()[0]) {
+        return None;
+    }
     let is = |word: &str| {
         if by_prefix {
             key.len() >= word.len() && key[..word.len()].eq_ignore_ascii_case(word.as_bytes())

@@ -226,6 +226,9 @@ impl Parser {
     }
 
     fn spelling_diagnostics(&mut self, at: &Place<'_>, directive: Directive, spelling: Spelling) {
+        if spelling == Spelling::Exact && !at.kv.missing_colon {
+            return;
+        }
         let key = String::from_utf8_lossy(at.kv.key).into_owned();
         let name = directive.name();
         match spelling {
@@ -312,9 +315,21 @@ impl Parser {
         self.robots.groups[group].agents.end += 1;
         self.robots.groups[group].global |= global;
 
-        let token_text = self.robots.str(token).to_owned();
-        let written = self.robots.str(value_span).to_owned();
-        if !global && token_text.len() < written.len() {
+        if global {
+            return;
+        }
+        // Diagnostics are rare; their text is only built when one is due.
+        let (token_text, written) = (self.robots.str(token), self.robots.str(value_span));
+        let with_version = token_text.len() < written.len();
+        let outside_rfc = !token_text.is_empty()
+            && !token_text
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
+        if !with_version && !outside_rfc {
+            return;
+        }
+        let (token_text, written) = (token_text.to_owned(), written.to_owned());
+        if with_version {
             self.report(
                 Code::AgentWithVersion,
                 at.line,
@@ -324,12 +339,7 @@ impl Parser {
                 Some(format!("write `User-agent: {token_text}`")),
             );
         }
-        if !global
-            && !token_text.is_empty()
-            && !token_text
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
-        {
+        if outside_rfc {
             self.report(Code::AgentNotRfc9309, at.line, at.kv.value_at, at.value_span(), format!("`{token_text}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`", product_token(token_text.as_bytes(), true)), None);
         }
     }
@@ -509,7 +519,12 @@ impl Parser {
             line: at.line,
             group,
         });
-        let text = String::from_utf8_lossy(at.kv.value).into_owned();
+        let text = match directive {
+            Directive::CrawlDelay | Directive::RequestRate | Directive::Sitemap => {
+                String::from_utf8_lossy(at.kv.value).into_owned()
+            }
+            _ => String::new(),
+        };
         match directive {
             Directive::CrawlDelay => match parse_delay(&text) {
                 Some(delay) => {
@@ -595,11 +610,15 @@ impl Parser {
         }
         self.robots.diagnostics.sort_by_key(|d| (d.line, d.column));
         // Rank order within each group: longest first, allows before disallows, then
-        // file order (the sort is stable). A check's first match is then the decider.
+        // file order. A check's first match is then the decider. Only Google's derived
+        // `index.html` rule shares a line with another, and never its length.
         for group in &self.robots.groups {
             let range = group.rules.start as usize..group.rules.end as usize;
-            self.robots.rules[range]
-                .sort_by_key(|r| (std::cmp::Reverse(r.specificity), !r.kind.allows()));
+            let rank = |r: &RuleLine| (std::cmp::Reverse(r.specificity), !r.kind.allows(), r.line);
+            let rules = &mut self.robots.rules[range];
+            if !rules.is_sorted_by_key(rank) {
+                rules.sort_unstable_by_key(rank);
+            }
         }
         self.robots.arena.shrink_to_fit();
         self.robots
