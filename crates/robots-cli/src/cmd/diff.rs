@@ -105,11 +105,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if args.format == Format::Text {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         println!(
-            "{changed} of {} verdicts changed ({} URLs x {} agents)",
-            urls.len() * agents.len(),
-            urls.len(),
-            agents.len()
+            "{changed} of {} changed ({} x {})",
+            plural(urls.len() * agents.len(), "verdict"),
+            plural(urls.len(), "URL"),
+            plural(agents.len(), "agent")
         );
     }
     Ok(if changed > 0 {
