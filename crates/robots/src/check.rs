@@ -2,7 +2,7 @@
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
 use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Role, Sink};
-use crate::pattern::{byte_mask, matches};
+use crate::pattern::{byte_mask, matches, PairSet, NO_STAR};
 use crate::robots::{GroupData, RuleLine};
 use crate::url::path_part;
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
@@ -213,8 +213,18 @@ impl Robots {
         path_mask: u64,
         embargo_active: bool,
     ) -> Option<(&'s RuleLine, bool)> {
-        let may_match =
-            |rule: &RuleLine| rule.mask & !path_mask == 0 && self.rule_matches(rule, path);
+        // Wildcard patterns are searched for in the path; in a long path, most of them
+        // are ruled out first by octet pairs they need and the path lacks.
+        let mut pairs: Option<PairSet> = None;
+        let mut may_match = |rule: &RuleLine| {
+            rule.mask & !path_mask == 0
+                && (rule.star == NO_STAR
+                    || path.len() < PairSet::WORTH_IT
+                    || pairs
+                        .get_or_insert_with(|| PairSet::of(path))
+                        .contains_all(&rule.pairs))
+                && self.rule_matches(rule, path)
+        };
         let mut best: Option<(&'s RuleLine, bool)> = None;
         for group in groups {
             let mut found: Option<(&'s RuleLine, bool)> = None;

@@ -9,7 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::normalize::{google_escape, rfc_normalize, Role};
-use crate::pattern::{byte_mask, first_star};
+use crate::pattern::{byte_mask, first_star, pattern_pairs};
 use crate::robots::{AgentLine, GroupData, RecordLine, RequestRate, RuleLine, Site, Span};
 use crate::{EmbargoPeriod, Options, Robots, RuleKind};
 
@@ -437,6 +437,7 @@ impl Parser {
                 anchored,
                 star: first_star(self.robots.text(pattern)),
                 mask: byte_mask(self.robots.text(pattern)),
+                pairs: pattern_pairs(self.robots.text(pattern)),
                 inert,
                 specificity,
             },
@@ -471,6 +472,7 @@ impl Parser {
                 anchored: true,
                 star: first_star(self.robots.text(pattern)),
                 mask: byte_mask(self.robots.text(pattern)),
+                pairs: pattern_pairs(self.robots.text(pattern)),
                 inert: false,
                 specificity: slash as u32 + 2,
             },

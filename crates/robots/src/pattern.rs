@@ -56,6 +56,74 @@ pub(crate) fn byte_mask(bytes: &[u8]) -> u64 {
         .fold(0, |mask, &b| mask | 1 << (b % 64))
 }
 
+/// How many octet pairs of a wildcard pattern are kept to rule it out quickly.
+pub(crate) const PAIRS: usize = 4;
+/// An unused slot of a pattern's pairs.
+const NO_PAIR: u16 = u16::MAX;
+
+fn pair_hash(a: u8, b: u8) -> u16 {
+    let h = u32::from(a).wrapping_mul(0x9E37_79B1) ^ u32::from(b).wrapping_mul(0x85EB_CA77);
+    (h >> 20) as u16
+}
+
+/// How rare an octet is in URLs, roughly: pairs with rare octets rule out more paths.
+fn rarity(b: u8) -> u8 {
+    match b {
+        b'/' => 0,
+        b'a'..=b'z' => 1,
+        b'0'..=b'9' | b'A'..=b'Z' => 2,
+        _ => 3,
+    }
+}
+
+/// The [`PAIRS`] rarest octet pairs inside the literal segments of a wildcard pattern,
+/// hashed, for [`PairSet::contains_all`] (none for a pattern without `*`, which is
+/// matched directly). A long path saturates the byte mask; pairs still tell.
+pub(crate) fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
+    let mut best = [(0u8, NO_PAIR); PAIRS];
+    if memchr::memchr(b'*', pattern).is_none() {
+        return best.map(|(_, hash)| hash);
+    }
+    for w in pattern.windows(2).filter(|w| w[0] != b'*' && w[1] != b'*') {
+        let (score, hash) = (rarity(w[0]) + rarity(w[1]) + 1, pair_hash(w[0], w[1]));
+        if best.iter().any(|&(_, h)| h == hash) {
+            continue;
+        }
+        // Keep the rarest: replace the commonest kept pair if this one is rarer.
+        let weakest = (0..PAIRS).min_by_key(|&i| best[i].0).unwrap_or(0);
+        if score > best[weakest].0 {
+            best[weakest] = (score, hash);
+        }
+    }
+    best.map(|(_, hash)| hash)
+}
+
+/// The octet pairs of a path as a 4096-bit set (hashed), built once per check and only
+/// for long paths that wildcard patterns have to be searched in.
+pub(crate) struct PairSet([u64; 64]);
+
+impl PairSet {
+    /// Paths shorter than this are searched directly: building the set would cost more.
+    pub const WORTH_IT: usize = 64;
+
+    pub fn of(path: &[u8]) -> PairSet {
+        let mut bits = [0u64; 64];
+        for w in path.windows(2) {
+            let h = usize::from(pair_hash(w[0], w[1]));
+            bits[h >> 6] |= 1 << (h & 63);
+        }
+        PairSet(bits)
+    }
+
+    /// Whether every pair of a pattern occurs in the path (always, for unused slots).
+    pub fn contains_all(&self, pairs: &[u16; PAIRS]) -> bool {
+        pairs.iter().all(|&h| {
+            let h = usize::from(h);
+            h == usize::from(NO_PAIR) || self.0[h >> 6] & (1 << (h & 63)) != 0
+        })
+    }
+}
+
 /// The `star` of a pattern without `*`.
 pub(crate) const NO_STAR: u32 = u32::MAX;
 
@@ -139,6 +207,15 @@ mod tests {
         let path = super::byte_mask(b"/a/b");
         assert_eq!(super::byte_mask(b"/*a") & !path, 0);
         assert_ne!(super::byte_mask(b"/c") & !path, 0);
+    }
+
+    #[test]
+    fn pair_sets_rule_out_patterns_whose_pairs_are_absent() {
+        let path = super::PairSet::of(b"/bopa-disposiciones?p_p_id=20/03/2017");
+        assert!(path.contains_all(&super::pattern_pairs(b"*/bopa-dis*2017")));
+        assert!(!path.contains_all(&super::pattern_pairs(b"*/bopa/2011/05/23/2011-10276.pdf")));
+        // Pairs never straddle a wildcard.
+        assert!(path.contains_all(&super::pattern_pairs(b"/b*z")));
     }
 
     #[test]

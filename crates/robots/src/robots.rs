@@ -109,6 +109,8 @@ pub(crate) struct RuleLine {
     pub star: u32,
     /// `pattern::byte_mask` of the pattern.
     pub mask: u64,
+    /// `pattern::pattern_pairs` of a wildcard pattern.
+    pub pairs: [u16; crate::pattern::PAIRS],
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
     pub specificity: u32,
