@@ -7,8 +7,11 @@ use std::path::PathBuf;
 use crate::behaviour::Behaviour;
 use crate::{Agent, Options, Robots};
 
+/// A named change to a behaviour.
+type Switch = (&'static str, fn(&mut Behaviour));
+
 /// Each behaviour of the Google profile, as a switch on top of the RFC 9309 profile.
-const SWITCHES: [(&str, fn(&mut Behaviour)); 8] = [
+const SWITCHES: [Switch; 8] = [
     ("keys read by prefix", |b| b.key_prefixes = true),
     ("agent tokens [A-Za-z_-] only", |b| {
         b.alpha_agent_tokens = true

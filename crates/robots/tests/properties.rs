@@ -399,6 +399,8 @@ proptest! {
         ],
         name in prop_oneof![Just("ExampleBot"), Just("OtherBot")],
     ) {
+        // Alone, `//a/b` is a network-path reference (host `a`), not the path `//a/b`.
+        prop_assume!(!path.starts_with("//"));
         let mut body = join(&lines, b"\n");
         body.extend_from_slice(b"User-agent: ExampleBot\n");
         for (allow, pattern) in &rules {
