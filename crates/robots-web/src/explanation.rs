@@ -1,7 +1,7 @@
 //! Why one URL got its verdict, for the page's detail panel: the groups chosen and how,
 //! every matching rule with its length, what became of Embargo-Allow, and the reason.
 
-use robots::{Agent, EmbargoAllowUse, Explanation, Reason, Selection};
+use robots::{Agent, Explanation};
 use serde::Serialize;
 
 use crate::verdicts::VerdictJson;
@@ -54,77 +54,13 @@ impl<'a> ExplanationJson<'a> {
         ExplanationJson {
             verdict: VerdictJson::new(url, &e.verdict),
             path: &e.path,
-            selection: match e.selection {
-                Selection::Named { .. } => "named",
-                Selection::Global { .. } => "global",
-                Selection::None => "none",
-            },
+            selection: e.selection.name(),
             group_lines: e.groups.iter().map(|g| g.line()).collect(),
-            selection_text: selection_text(agent, e),
+            selection_text: e.selection_summary(agent),
             matches,
-            embargo_allow: match e.embargo_allow {
-                EmbargoAllowUse::Absent => "absent",
-                EmbargoAllowUse::Active => "active",
-                EmbargoAllowUse::IgnoredNotHonoured => "ignored-not-honoured",
-                EmbargoAllowUse::IgnoredNoEmbargo => "ignored-no-embargo",
-            },
-            embargo_allow_text: embargo_allow_text(e.embargo_allow),
-            reason_text: reason_text(e.verdict.reason()),
-        }
-    }
-}
-
-/// Why the verdict came out so, in a sentence.
-fn reason_text(reason: Reason) -> &'static str {
-    match reason {
-        Reason::RobotsTxt => "/robots.txt is always allowed (RFC 9309 §2.2.2).",
-        Reason::NoGroup => "No group applies, so nothing is disallowed.",
-        Reason::NoMatch => "No rule of the chosen groups matches, so the URL is allowed.",
-        Reason::Longest => "The longest matching rule decides (RFC 9309 §2.2.2).",
-        Reason::TieWonByAllow => {
-            "An allow and a disallow of the same length match; the allow wins."
-        }
-    }
-}
-
-fn selection_text(agent: &Agent, e: &Explanation<'_>) -> String {
-    let lines = e
-        .groups
-        .iter()
-        .map(|g| g.line().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let token = agent.token();
-    match e.selection {
-        Selection::Named { groups: 1 } => {
-            format!("The group naming `{token}` applies (line {lines}).")
-        }
-        Selection::Named { groups } => {
-            format!("{groups} groups name `{token}`; they are merged (lines {lines}).")
-        }
-        Selection::Global { groups: 1 } => {
-            format!("No group names `{token}`, so the `*` group applies (line {lines}).")
-        }
-        Selection::Global { groups } => {
-            format!("No group names `{token}`; the {groups} `*` groups are merged (lines {lines}).")
-        }
-        Selection::None => {
-            format!("No group names `{token}` and there is no `*` group: no rules apply.")
-        }
-    }
-}
-
-fn embargo_allow_text(use_: EmbargoAllowUse) -> Option<&'static str> {
-    match use_ {
-        EmbargoAllowUse::Absent => None,
-        EmbargoAllowUse::Active => {
-            Some("Embargo-Allow is active: the agent honours Archive-Embargo and the group has one.")
-        }
-        EmbargoAllowUse::IgnoredNotHonoured => Some(
-            "Embargo-Allow is ignored: the agent does not honour Archive-Embargo (turn on the switch).",
-        ),
-        EmbargoAllowUse::IgnoredNoEmbargo => {
-            Some("Embargo-Allow is ignored: the group has no valid Archive-Embargo.")
+            embargo_allow: e.embargo_allow.name(),
+            embargo_allow_text: e.embargo_allow.describe(),
+            reason_text: e.verdict.reason().describe(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The verdict of one URL as the page shows it: the fields of `robots check --format
 //! json`, in its order, plus why the verdict came out so.
 
-use robots::{Reason, Verdict};
+use robots::Verdict;
 use serde::Serialize;
 
 /// One row of the results table. The first six fields match the command line's JSON,
@@ -27,18 +27,7 @@ impl<'a> VerdictJson<'a> {
             rule: rule.map(|r| r.kind().name()),
             pattern: rule.map(|r| r.pattern()),
             embargo_days: verdict.embargo().map(|e| e.days()),
-            reason: reason_name(verdict.reason()),
+            reason: verdict.reason().name(),
         }
-    }
-}
-
-/// The stable kebab-case name of a reason, as `robots explain --format json` spells it.
-pub fn reason_name(reason: Reason) -> &'static str {
-    match reason {
-        Reason::RobotsTxt => "robots-txt",
-        Reason::NoGroup => "no-group",
-        Reason::NoMatch => "no-match",
-        Reason::Longest => "longest",
-        Reason::TieWonByAllow => "tie-won-by-allow",
     }
 }

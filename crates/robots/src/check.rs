@@ -21,6 +21,17 @@ pub enum Selection {
     None,
 }
 
+impl Selection {
+    /// The stable name used in JSON output: `named`, `global` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Named { .. } => "named",
+            Selection::Global { .. } => "global",
+            Selection::None => "none",
+        }
+    }
+}
+
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
     ///

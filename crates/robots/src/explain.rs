@@ -16,6 +16,34 @@ pub enum EmbargoAllowUse {
     IgnoredNoEmbargo,
 }
 
+impl EmbargoAllowUse {
+    /// The stable kebab-case name used in JSON output, e.g. `ignored-no-embargo`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmbargoAllowUse::Absent => "absent",
+            EmbargoAllowUse::Active => "active",
+            EmbargoAllowUse::IgnoredNotHonoured => "ignored-not-honoured",
+            EmbargoAllowUse::IgnoredNoEmbargo => "ignored-no-embargo",
+        }
+    }
+
+    /// What happened, in a sentence; nothing when there was no Embargo-Allow.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            EmbargoAllowUse::Absent => None,
+            EmbargoAllowUse::Active => {
+                Some("active: the agent honours Archive-Embargo and the group has one")
+            }
+            EmbargoAllowUse::IgnoredNotHonoured => {
+                Some("ignored: the agent does not honour Archive-Embargo")
+            }
+            EmbargoAllowUse::IgnoredNoEmbargo => {
+                Some("ignored: the group has no valid Archive-Embargo")
+            }
+        }
+    }
+}
+
 /// A rule of the chosen groups that matched the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMatch<'r> {
@@ -36,6 +64,38 @@ pub struct Explanation<'r> {
     /// Every rule of the chosen groups that matched, in file order.
     pub matches: Vec<RuleMatch<'r>>,
     pub embargo_allow: EmbargoAllowUse,
+}
+
+impl Explanation<'_> {
+    /// How the groups were chosen, in a sentence naming their lines.
+    pub fn selection_summary(&self, agent: &Agent) -> String {
+        let lines = self
+            .groups
+            .iter()
+            .map(|g| g.line().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let token = agent.token();
+        match self.selection {
+            Selection::Named { groups: 1 } => {
+                format!("exact match: the group naming `{token}` (line {lines})")
+            }
+            Selection::Named { groups } => {
+                format!("{groups} groups name `{token}`; they are merged (lines {lines})")
+            }
+            Selection::Global { groups: 1 } => {
+                format!("no group names `{token}`; the `*` group applies (line {lines})")
+            }
+            Selection::Global { groups } => {
+                format!(
+                    "no group names `{token}`; the {groups} `*` groups are merged (lines {lines})"
+                )
+            }
+            Selection::None => {
+                format!("no group names `{token}` and there is no `*` group: no rules apply")
+            }
+        }
+    }
 }
 
 impl Robots {

@@ -84,6 +84,32 @@ pub enum Reason {
     TieWonByAllow,
 }
 
+impl Reason {
+    /// The stable kebab-case name used in JSON output, e.g. `tie-won-by-allow`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::RobotsTxt => "robots-txt",
+            Reason::NoGroup => "no-group",
+            Reason::NoMatch => "no-match",
+            Reason::Longest => "longest",
+            Reason::TieWonByAllow => "tie-won-by-allow",
+        }
+    }
+
+    /// The reason in a sentence, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::RobotsTxt => "/robots.txt is always allowed (RFC 9309 §2.2.2)",
+            Reason::NoGroup => "no group applies, so nothing is disallowed",
+            Reason::NoMatch => "no rule of the chosen groups matches, so the URL is allowed",
+            Reason::Longest => "the longest matching rule decides (RFC 9309 §2.2.2)",
+            Reason::TieWonByAllow => {
+                "an allow and a disallow of the same length match; the allow wins"
+            }
+        }
+    }
+}
+
 /// The verdict for one URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Verdict<'r> {

@@ -71,17 +71,23 @@ pub struct VerdictJson<'a> {
     pub embargo_days: Option<u32>,
 }
 
+impl<'a> VerdictJson<'a> {
+    pub fn new(url: &'a str, verdict: &Verdict<'a>) -> VerdictJson<'a> {
+        let rule = verdict.decided_by();
+        VerdictJson {
+            url,
+            allowed: verdict.allowed(),
+            line: rule.map(|r| r.line()),
+            rule: rule.map(|r| r.kind().name()),
+            pattern: rule.map(|r| r.pattern()),
+            embargo_days: verdict.embargo().map(|e| e.days()),
+        }
+    }
+}
+
+/// One verdict as a line of JSON.
 pub fn verdict_json<'a>(url: &'a str, verdict: &Verdict<'a>) -> String {
-    let rule = verdict.decided_by();
-    let json = VerdictJson {
-        url,
-        allowed: verdict.allowed(),
-        line: rule.map(|r| r.line()),
-        rule: rule.map(|r| r.kind().name()),
-        pattern: rule.map(|r| r.pattern()),
-        embargo_days: verdict.embargo().map(|e| e.days()),
-    };
-    serde_json::to_string(&json).expect("a verdict always serialises")
+    serde_json::to_string(&VerdictJson::new(url, verdict)).expect("a verdict always serialises")
 }
 
 /// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`.

@@ -126,16 +126,7 @@ fn same(a: &Verdict<'_>, b: &Verdict<'_>) -> bool {
 }
 
 fn json(url: &str, v: &Verdict<'_>) -> serde_json::Value {
-    let r = v.decided_by();
-    serde_json::to_value(VerdictJson {
-        url,
-        allowed: v.allowed(),
-        line: r.map(|r| r.line()),
-        rule: r.map(|r| r.kind().name()),
-        pattern: r.map(|r| r.pattern()),
-        embargo_days: v.embargo().map(|e| e.days()),
-    })
-    .expect("a verdict always serialises")
+    serde_json::to_value(VerdictJson::new(url, v)).expect("a verdict always serialises")
 }
 
 fn describe(v: &Verdict<'_>, style: Style) -> String {

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Agent, EmbargoAllowUse, Explanation, Reason, Robots, Selection};
+use robots::{Agent, EmbargoAllowUse, Explanation, Robots, Selection};
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
@@ -65,64 +65,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// How the groups were chosen, in a sentence.
-pub fn selection_text(agent: &Agent, e: &Explanation<'_>) -> String {
-    let lines = e
-        .groups
-        .iter()
-        .map(|g| g.line().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    match e.selection {
-        Selection::Named { groups: 1 } => format!(
-            "exact match: the group naming `{}` (line {lines})",
-            agent.token()
-        ),
-        Selection::Named { groups } => format!(
-            "{groups} groups name `{}`; they are merged (lines {lines})",
-            agent.token()
-        ),
-        Selection::Global { groups: 1 } => format!(
-            "no group names `{}`; the `*` group applies (line {lines})",
-            agent.token()
-        ),
-        Selection::Global { groups } => format!(
-            "no group names `{}`; the {groups} `*` groups are merged (lines {lines})",
-            agent.token()
-        ),
-        Selection::None => format!(
-            "no group names `{}` and there is no `*` group: no rules apply",
-            agent.token()
-        ),
-    }
-}
-
-/// Why the verdict came out so, in a sentence.
-pub fn reason_text(reason: Reason) -> &'static str {
-    match reason {
-        Reason::RobotsTxt => "/robots.txt is always allowed (RFC 9309 §2.2.2)",
-        Reason::NoGroup => "no group applies, so nothing is disallowed",
-        Reason::NoMatch => "no rule of the chosen groups matches, so the URL is allowed",
-        Reason::Longest => "the longest matching rule decides (RFC 9309 §2.2.2)",
-        Reason::TieWonByAllow => "an allow and a disallow of the same length match; the allow wins",
-    }
-}
-
-fn embargo_allow_text(use_: EmbargoAllowUse) -> Option<&'static str> {
-    match use_ {
-        EmbargoAllowUse::Absent => None,
-        EmbargoAllowUse::Active => {
-            Some("active: the agent honours Archive-Embargo and the group has one")
-        }
-        EmbargoAllowUse::IgnoredNotHonoured => {
-            Some("ignored: the agent does not honour Archive-Embargo (use --embargo)")
-        }
-        EmbargoAllowUse::IgnoredNoEmbargo => {
-            Some("ignored: the group has no valid Archive-Embargo")
-        }
-    }
-}
-
 fn as_text(
     agent: &Agent,
     url: &str,
@@ -145,7 +87,7 @@ fn as_text(
         style.dim("agent  "),
         agent.name()
     );
-    out += &format!("{}  {}\n", style.dim("groups "), selection_text(agent, e));
+    out += &format!("{}  {}\n", style.dim("groups "), e.selection_summary(agent));
     if e.matches.is_empty() {
         out += &format!("{}  none\n", style.dim("matched"));
     }
@@ -166,8 +108,13 @@ fn as_text(
             style.dim(&format!("length {}", m.rule.specificity()))
         );
     }
-    if let Some(text) = embargo_allow_text(e.embargo_allow) {
-        out += &format!("{}  {text}\n", style.dim("embargo-allow"));
+    if let Some(text) = e.embargo_allow.describe() {
+        let hint = if e.embargo_allow == EmbargoAllowUse::IgnoredNotHonoured {
+            " (use --embargo)"
+        } else {
+            ""
+        };
+        out += &format!("{}  {text}{hint}\n", style.dim("embargo-allow"));
     }
     let word = if v.allowed() {
         style.green("ALLOWED")
@@ -185,7 +132,7 @@ fn as_text(
     out += &format!(
         "{}  {word}{by}: {}{embargo}\n",
         style.dim("verdict"),
-        reason_text(v.reason())
+        v.reason().describe()
     );
     if let Some(rule) = v.decided_by() {
         out += "\n";
@@ -195,10 +142,9 @@ fn as_text(
 }
 
 fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> serde_json::Value {
-    let (kind, count) = match e.selection {
-        Selection::Named { groups } => ("named", groups),
-        Selection::Global { groups } => ("global", groups),
-        Selection::None => ("none", 0),
+    let count = match e.selection {
+        Selection::Named { groups } | Selection::Global { groups } => groups,
+        Selection::None => 0,
     };
     let rule = |r: robots::Rule<'_>| serde_json::json!({"line": r.line(), "rule": r.kind().name(), "pattern": r.pattern(), "length": r.specificity()});
     let v = &e.verdict;
@@ -208,28 +154,17 @@ fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> se
         "agent": agent.name(),
         "profile": robots.profile().name(),
         "honours_embargo": agent.honours_embargo(),
-        "selection": {"kind": kind, "groups": count, "lines": e.groups.iter().map(|g| g.line()).collect::<Vec<_>>(), "explanation": selection_text(agent, e)},
+        "selection": {"kind": e.selection.name(), "groups": count, "lines": e.groups.iter().map(|g| g.line()).collect::<Vec<_>>(), "explanation": e.selection_summary(agent)},
         "matches": e.matches.iter().map(|m| {
             let mut j = rule(m.rule);
             j["counted"] = m.counted.into();
             j
         }).collect::<Vec<_>>(),
-        "embargo_allow": match e.embargo_allow {
-            EmbargoAllowUse::Absent => "absent",
-            EmbargoAllowUse::Active => "active",
-            EmbargoAllowUse::IgnoredNotHonoured => "ignored-not-honoured",
-            EmbargoAllowUse::IgnoredNoEmbargo => "ignored-no-embargo",
-        },
+        "embargo_allow": e.embargo_allow.name(),
         "allowed": v.allowed(),
         "decided_by": v.decided_by().map(rule),
-        "reason": match v.reason() {
-            Reason::RobotsTxt => "robots-txt",
-            Reason::NoGroup => "no-group",
-            Reason::NoMatch => "no-match",
-            Reason::Longest => "longest",
-            Reason::TieWonByAllow => "tie-won-by-allow",
-        },
-        "reason_text": reason_text(v.reason()),
+        "reason": v.reason().name(),
+        "reason_text": v.reason().describe(),
         "embargo_days": v.embargo().map(|p| p.days()),
     })
 }
