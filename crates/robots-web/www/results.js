@@ -5,6 +5,9 @@ import { escapeHtml } from './editor.js';
 
 // Engine messages quote code in backticks; show those parts as code.
 const prose = (text) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+// The engine's sentences start in lower case (they also appear mid-line on the command
+// line); the panel shows them as sentences.
+const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 const lineButton = (line) =>
   `<button type="button" class="line-link" data-line="${line}" aria-label="Highlight line ${line}">${line}</button>`;
@@ -57,10 +60,10 @@ ${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${escapeHtml(m.pattern)}
 <dl>
 <dt>URL</dt><dd><code>${escapeHtml(e.verdict.url)}</code></dd>
 <dt>Path as matched</dt><dd><code>${escapeHtml(e.path)}</code></dd>
-<dt>Groups</dt><dd>${prose(e.selection_text)}</dd>
+<dt>Groups</dt><dd>${prose(sentence(e.selection_text))}</dd>
 <dt>Matching rules</dt><dd>${matches}</dd>
-${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(e.embargo_allow_text)}</dd>` : ''}
-<dt>Verdict</dt><dd>${escapeHtml(e.reason_text)}</dd>
+${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(sentence(e.embargo_allow_text))}</dd>` : ''}
+<dt>Verdict</dt><dd>${escapeHtml(sentence(e.reason_text))}</dd>
 </dl>`;
 }
 
