@@ -63,6 +63,10 @@ fn is_query_delimiter(b: u8) -> bool {
 /// Google's escaping of allow/disallow values: octets ≥ 0x80 become `%XX` and existing
 /// escapes get upper-case hex. Nothing else changes.
 pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
+    if !input.iter().any(|&b| b == b'%' || b >= 0x80) {
+        out.extend(input);
+        return;
+    }
     let mut i = 0;
     while i < input.len() {
         let b = input[i];

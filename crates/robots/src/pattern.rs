@@ -84,16 +84,19 @@ pub(crate) fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     if memchr::memchr(b'*', pattern).is_none() {
         return best.map(|(_, hash)| hash);
     }
+    // The slot to replace next: the one holding the commonest pair kept so far.
+    let mut weakest = 0;
     for w in pattern.windows(2).filter(|w| w[0] != b'*' && w[1] != b'*') {
-        let (score, hash) = (rarity(w[0]) + rarity(w[1]) + 1, pair_hash(w[0], w[1]));
+        let score = rarity(w[0]) + rarity(w[1]) + 1;
+        if score <= best[weakest].0 {
+            continue;
+        }
+        let hash = pair_hash(w[0], w[1]);
         if best.iter().any(|&(_, h)| h == hash) {
             continue;
         }
-        // Keep the rarest: replace the commonest kept pair if this one is rarer.
-        let weakest = (0..PAIRS).min_by_key(|&i| best[i].0).unwrap_or(0);
-        if score > best[weakest].0 {
-            best[weakest] = (score, hash);
-        }
+        best[weakest] = (score, hash);
+        weakest = (0..PAIRS).min_by_key(|&i| best[i].0).unwrap_or(0);
     }
     best.map(|(_, hash)| hash)
 }
