@@ -60,7 +60,7 @@ test('typing a robots.txt and URLs gives verdicts, and a click highlights the de
   await page.click('#results tbody tr:nth-child(1) .url');
   assert.equal(await highlightedLine(page), 2);
   const explanation = await page.textContent('#explain');
-  assert.match(explanation, /No group names SomeBot, so the \* group applies \(line 1\)/);
+  assert.match(explanation, /No group names SomeBot; the \* group applies \(line 1\)/);
   assert.match(explanation, /Disallow: \/private\/\s+length 9\s+decides/);
 
   await page.click('#results tbody tr:nth-child(2) .line-link');
@@ -108,7 +108,7 @@ test('the embargo switch and the profile change the verdicts', async () => {
   });
   await page.click('#results tbody tr:nth-child(1) .url');
   assert.equal(await highlightedLine(page), 7);
-  assert.match(await page.textContent('#explain'), /Embargo-Allow is active/);
+  assert.match(await page.textContent('#explain'), /Embargo-AllowActive: the agent honours Archive-Embargo/);
 
   // Google's matcher knows no embargo: the switch is off limits and the line unknown.
   await andUpdate(page, () => page.check('input[name="profile"][value="google"]'));
