@@ -307,7 +307,15 @@ impl Parser {
                 rules.sort_unstable_by_key(rank);
             }
         }
-        self.robots.arena.shrink_to_fit();
+        // Parsed files are often held by the thousand (a crawler's cache): give back what
+        // the vectors grew into but did not use.
+        let r = &mut self.robots;
+        r.arena.shrink_to_fit();
+        r.rules.shrink_to_fit();
+        r.agents.shrink_to_fit();
+        r.groups.shrink_to_fit();
+        r.records.shrink_to_fit();
+        r.diagnostics.shrink_to_fit();
         self.robots
     }
 }
