@@ -102,7 +102,7 @@ impl Robots {
     fn denied(&self, rule: &RuleLine) -> Verdict<'_> {
         // Google's empty disallow matches with length 0 and names its line, but a
         // length-0 match never disallows.
-        let allowed = rule.specificity == 0;
+        let allowed = rule.specificity() == 0;
         Verdict {
             allowed,
             decided_by: Some(self.rule_view(rule)),
@@ -120,7 +120,7 @@ impl Robots {
             kind: rule.kind,
             pattern: self.str(rule.written),
             line: rule.line,
-            specificity: rule.specificity,
+            specificity: rule.specificity(),
         }
     }
 
@@ -242,7 +242,7 @@ impl Robots {
             for rule in self.group_rules(group) {
                 if let Some((first, tie)) = &mut found {
                     // Only a disallow as long as an allow can still matter: it ties.
-                    if rule.specificity < first.specificity || !first.kind.allows() {
+                    if rule.specificity() < first.specificity() || !first.kind.allows() {
                         break;
                     }
                     if !rule.kind.allows() && may_match(rule) {
@@ -251,7 +251,7 @@ impl Robots {
                     }
                     continue;
                 }
-                if best.is_some_and(|(b, _)| rule.specificity < b.specificity) {
+                if best.is_some_and(|(b, _)| rule.specificity() < b.specificity()) {
                     break;
                 }
                 if rule.kind == RuleKind::EmbargoAllow && !embargo_active {
@@ -279,7 +279,7 @@ impl Robots {
 /// won a tie if the other is a disallow), else the earlier line.
 fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine, bool) {
     let ((ra, ta), (rb, tb)) = (a, b);
-    match ra.specificity.cmp(&rb.specificity) {
+    match ra.specificity().cmp(&rb.specificity()) {
         std::cmp::Ordering::Greater => a,
         std::cmp::Ordering::Less => b,
         std::cmp::Ordering::Equal => match (ra.kind.allows(), rb.kind.allows()) {

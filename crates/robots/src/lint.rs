@@ -51,7 +51,7 @@ impl Robots {
         {
             return false;
         }
-        match other.specificity.cmp(&rule.specificity) {
+        match other.specificity().cmp(&rule.specificity()) {
             std::cmp::Ordering::Greater => true,
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {

@@ -113,7 +113,14 @@ pub(crate) struct RuleLine {
     pub pairs: [u16; crate::pattern::PAIRS],
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
-    pub specificity: u32,
+}
+
+impl RuleLine {
+    /// The rule's rank among matches: its normalised length in octets, the final `$`
+    /// included (RFC 9309 §2.2.2, and Google's length of the escaped pattern).
+    pub fn specificity(&self) -> u32 {
+        self.pattern.len + u32::from(self.anchored)
+    }
 }
 
 /// A group: consecutive user-agent lines and the rules after them. Its rules are sorted

@@ -301,7 +301,8 @@ impl Parser {
         // `index.html` rule shares a line with another, and never its length.
         for group in &self.robots.groups {
             let range = group.rules.start as usize..group.rules.end as usize;
-            let rank = |r: &RuleLine| (std::cmp::Reverse(r.specificity), !r.kind.allows(), r.line);
+            let rank =
+                |r: &RuleLine| (std::cmp::Reverse(r.specificity()), !r.kind.allows(), r.line);
             let rules = &mut self.robots.rules[range];
             if !rules.is_sorted_by_key(rank) {
                 rules.sort_unstable_by_key(rank);

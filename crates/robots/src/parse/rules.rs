@@ -64,7 +64,6 @@ impl Parser {
             pattern.start = written.start;
         }
         let escaped = pattern;
-        let specificity = pattern.len + u32::from(anchored);
         // Google escapes first and then looks for the final `$`.
         let anchored = anchored
             || (behaviour.escape_patterns_only && self.robots.text(pattern).ends_with(b"$"));
@@ -85,7 +84,6 @@ impl Parser {
                 mask: byte_mask(self.robots.text(pattern)),
                 pairs: pattern_pairs(self.robots.text(pattern)),
                 inert,
-                specificity,
             },
         );
 
@@ -120,7 +118,6 @@ impl Parser {
                 mask: byte_mask(self.robots.text(pattern)),
                 pairs: pattern_pairs(self.robots.text(pattern)),
                 inert: false,
-                specificity: slash as u32 + 2,
             },
         );
     }
