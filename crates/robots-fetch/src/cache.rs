@@ -61,6 +61,9 @@ pub(crate) struct Entry {
     /// The first failed attempt of the current outage (RFC 9309 §2.3.1.4's 30 days
     /// are counted from here); cleared by any answer from the server.
     pub unreachable_since: Option<SystemTime>,
+    /// The answer given when the server was last found unreachable, and until when it
+    /// stands in before the server is asked again.
+    pub unreachable: Option<(SystemTime, crate::Answer)>,
 }
 
 impl Entry {
@@ -156,6 +159,7 @@ mod tests {
         let now = SystemTime::now();
         let headers = reqwest::header::HeaderMap::new();
         Entry {
+            unreachable: None,
             stored: Some(Stored {
                 rules: Arc::new(Rules::AllowAll),
                 unavailable: None,

@@ -40,6 +40,7 @@ pub struct Config {
     pub(crate) too_many_requests: TooManyRequests,
     pub(crate) max_freshness: Duration,
     pub(crate) outage_limit: Duration,
+    pub(crate) unreachable_retry: Duration,
     pub(crate) after_outage: AfterOutage,
     pub(crate) cache: CacheLimits,
     pub(crate) clock: Arc<dyn Clock>,
@@ -52,7 +53,7 @@ const DAY: Duration = Duration::from_secs(24 * 3600);
 impl Config {
     /// Defaults: RFC 9309 profile with a 512,000-byte parse limit, 30 s per request,
     /// 5 redirects, 429 unavailable, freshness capped at 24 h, a 30-day outage then
-    /// allow all, [`CacheLimits::default`], the system clock and resolver, and proxies
+    /// allow all, unreachable answers re-asked after a minute, [`CacheLimits::default`], the system clock and resolver, and proxies
     /// from the environment (`HTTPS_PROXY`, …).
     pub fn new(user_agent: impl Into<String>) -> Config {
         Config {
@@ -63,6 +64,7 @@ impl Config {
             too_many_requests: TooManyRequests::default(),
             max_freshness: DAY,
             outage_limit: 30 * DAY,
+            unreachable_retry: Duration::from_secs(60),
             after_outage: AfterOutage::default(),
             cache: CacheLimits::default(),
             clock: Arc::new(SystemClock),
@@ -109,6 +111,14 @@ impl Config {
     pub fn outage(mut self, limit: Duration, then: AfterOutage) -> Config {
         self.outage_limit = limit;
         self.after_outage = then;
+        self
+    }
+
+    /// How long an unreachable answer stands before the server is asked again (1 minute
+    /// by default): during an outage, a crawler checking many URLs of a site then asks
+    /// for its robots.txt once a minute, not once per URL.
+    pub fn unreachable_retry(mut self, after: Duration) -> Config {
+        self.unreachable_retry = after;
         self
     }
 

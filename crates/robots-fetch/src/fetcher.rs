@@ -95,9 +95,15 @@ impl Fetcher {
         self.inner.config.clock.now()
     }
 
-    /// A fresh stored answer, if there is one.
+    /// A fresh stored answer, if there is one: a recent unreachable answer, or a stored
+    /// response within its freshness lifetime.
     fn fresh(&self, origin: &Origin) -> Option<Answer> {
         let entry = self.lock().get(origin)?;
+        if let Some((until, answer)) = entry.unreachable {
+            if self.now() < until {
+                return Some(answer);
+            }
+        }
         let stored = entry.stored?;
         if !stored.freshness.is_fresh(self.now()) {
             return None;
@@ -211,14 +217,7 @@ impl Fetcher {
                         None,
                     ),
                 };
-                self.lock().put(
-                    origin.clone(),
-                    Entry {
-                        stored: cached,
-                        unreachable_since: Some(since),
-                    },
-                );
-                Answer {
+                let answer = Answer {
                     origin: origin.clone(),
                     source: Source::Unreachable {
                         error: why,
@@ -228,7 +227,16 @@ impl Fetcher {
                     chain: chain.into(),
                     freshness,
                     body,
-                }
+                };
+                self.lock().put(
+                    origin.clone(),
+                    Entry {
+                        stored: cached,
+                        unreachable_since: Some(since),
+                        unreachable: Some((received + config.unreachable_retry, answer.clone())),
+                    },
+                );
+                answer
             }
         }
     }
@@ -260,6 +268,7 @@ impl Fetcher {
         let entry = Entry {
             stored: (!no_store).then(|| stored.clone()),
             unreachable_since: None,
+            unreachable: None,
         };
         self.lock().put(origin.clone(), entry);
     }

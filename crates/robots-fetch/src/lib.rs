@@ -29,7 +29,9 @@
 //! entry is fresh for its RFC 9111 §4.2 lifetime (`Cache-Control: max-age`, else
 //! `Expires`), never more than 24 hours (RFC 9309 §2.4; [`Config::max_freshness`]); a
 //! stale 2xx copy is revalidated with `If-None-Match` / `If-Modified-Since`, and a 304
-//! keeps its rules. The cache is bounded in entries and bytes ([`CacheLimits`]), and
+//! keeps its rules. An unreachable answer stands for a minute
+//! ([`Config::unreachable_retry`]) so that an outage costs the server one request a
+//! minute, not one per URL checked. The cache is bounded in entries and bytes ([`CacheLimits`]), and
 //! concurrent lookups of one origin share one request. Time is read from a [`Clock`]
 //! that tests can set ([`ManualClock`]).
 //!

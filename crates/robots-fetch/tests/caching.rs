@@ -8,6 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{config, fetcher, Reply, Server, DAY, HOUR};
+
+const MINUTE: Duration = Duration::from_secs(60);
 use robots::Agent;
 use robots_fetch::{
     AfterOutage, CacheLimits, Clock, Fallback, Fetcher, ManualClock, Rules, Source, Unavailable,
@@ -182,9 +184,37 @@ async fn unreachable_with_a_cached_copy_beyond_24_hours_uses_the_copy() {
     assert!(!answer.decide(&agent(), "/private").allowed());
     assert!(answer.decide(&agent(), "/public").allowed());
     assert_eq!(server.hits(), 2);
-    // Back up: the new response replaces the copy and ends the outage.
+    // Back up: once the unreachable answer has stood its minute, the server is asked
+    // again, and the new response replaces the copy and ends the outage.
     status.store(200, Ordering::SeqCst);
+    clock.advance(2 * MINUTE);
     assert_eq!(f.lookup(&url).await.unwrap().source(), &Source::Fetched);
+}
+
+#[tokio::test]
+async fn during_an_outage_the_server_is_asked_once_a_minute_not_once_per_lookup() {
+    let server = Server::start(|_| Reply::status(503)).await;
+    let clock = ManualClock::starting_now();
+    let f = fetcher(&clock);
+    let url = server.url("/");
+    for _ in 0..5 {
+        assert_eq!(
+            fallback(&f.lookup(&url).await.unwrap()),
+            Fallback::DisallowAll
+        );
+    }
+    assert_eq!(server.hits(), 1);
+    clock.advance(MINUTE - Duration::from_secs(1));
+    f.lookup(&url).await.unwrap();
+    assert_eq!(server.hits(), 1);
+    clock.advance(Duration::from_secs(2));
+    f.lookup(&url).await.unwrap();
+    assert_eq!(server.hits(), 2);
+    // The retry interval is configurable.
+    let eager = Fetcher::new(config(&clock).unreachable_retry(Duration::ZERO)).unwrap();
+    eager.lookup(&url).await.unwrap();
+    eager.lookup(&url).await.unwrap();
+    assert_eq!(server.hits(), 4);
 }
 
 /// A server that answers 200 once, then 500 forever.
