@@ -19,7 +19,7 @@ pub enum TooManyRequests {
     Unreachable,
 }
 
-/// What to do once a robots.txt has been unreachable for [`Config::outage_limit`]
+/// What to do once a robots.txt has been unreachable for [`Config::outage`]
 /// (RFC 9309 §2.3.1.4 allows either).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AfterOutage {
