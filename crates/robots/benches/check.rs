@@ -50,11 +50,7 @@ fn main() {
     let Some(corpus) = Corpus::load() else {
         return;
     };
-    let excluded = corpus::query_exclusion(&corpus);
-    let all = corpus.query_files();
-    let fair_files = all.difference(&excluded).copied().collect();
-    let fair = corpus.queries_on(&fair_files);
-    corpus::print_set("check group", &corpus, &fair_files, fair.len());
+    let (excluded, fair) = corpus::fair_queries(&corpus, "check group");
 
     let mut c = corpus::criterion();
     let mut group = c.benchmark_group("check");

@@ -67,11 +67,7 @@ fn main() {
     let Some(corpus) = Corpus::load() else {
         return;
     };
-    let excluded = corpus::query_exclusion(&corpus);
-    let all = corpus.query_files();
-    let fair_files = all.difference(&excluded).copied().collect();
-    let fair = corpus.queries_on(&fair_files);
-    corpus::print_set("end-to-end group", &corpus, &fair_files, fair.len());
+    let (excluded, fair) = corpus::fair_queries(&corpus, "end-to-end group");
 
     let mut c = corpus::criterion();
     let mut group = c.benchmark_group("end-to-end");

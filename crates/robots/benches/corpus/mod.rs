@@ -318,3 +318,18 @@ pub fn query_exclusion(corpus: &Corpus) -> BTreeSet<usize> {
     }));
     excluded
 }
+
+/// The queries every contender of a comparison runs: those on files left out by
+/// [`query_exclusion`] for none of them, announced under `label`. Also returns the
+/// excluded files, so that ours can then be measured on everything.
+pub fn fair_queries<'c>(corpus: &'c Corpus, label: &str) -> (BTreeSet<usize>, Vec<&'c Query>) {
+    let excluded = query_exclusion(corpus);
+    let fair_files = corpus
+        .query_files()
+        .difference(&excluded)
+        .copied()
+        .collect();
+    let fair = corpus.queries_on(&fair_files);
+    print_set(label, corpus, &fair_files, fair.len());
+    (excluded, fair)
+}
