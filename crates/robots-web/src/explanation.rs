@@ -4,12 +4,12 @@
 use robots::{Agent, Explanation};
 use serde::Serialize;
 
-use crate::verdicts::VerdictJson;
+use crate::verdicts::VerdictRow;
 
 /// Everything that went into one verdict, with sentences for people.
 #[derive(Debug, Serialize)]
 pub struct ExplanationJson<'a> {
-    pub verdict: VerdictJson<'a>,
+    pub verdict: VerdictRow<'a>,
     /// The path as the rules saw it.
     pub path: &'a str,
     pub selection: &'static str,
@@ -52,7 +52,7 @@ impl<'a> ExplanationJson<'a> {
             })
             .collect();
         ExplanationJson {
-            verdict: VerdictJson::new(url, &e.verdict),
+            verdict: VerdictRow::new(url, &e.verdict),
             path: &e.path,
             selection: e.selection.name(),
             group_lines: e.groups.iter().map(|g| g.line()).collect(),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Reason, Verdict};
+pub use robots_web::VerdictJson;
 
 use crate::input::{self, EngineArgs};
 use crate::style::{ColorChoice, Style};
@@ -57,32 +58,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The JSON shape other tools read, in this field order; fields that do not apply are
-/// `null`.
-#[derive(serde::Serialize)]
-pub struct VerdictJson<'a> {
-    pub url: &'a str,
-    pub allowed: bool,
-    pub line: Option<u32>,
-    pub rule: Option<&'static str>,
-    pub pattern: Option<&'a str>,
-    pub embargo_days: Option<u32>,
-}
-
-impl<'a> VerdictJson<'a> {
-    pub fn new(url: &'a str, verdict: &Verdict<'a>) -> VerdictJson<'a> {
-        let rule = verdict.decided_by();
-        VerdictJson {
-            url,
-            allowed: verdict.allowed(),
-            line: rule.map(|r| r.line()),
-            rule: rule.map(|r| r.kind().name()),
-            pattern: rule.map(|r| r.pattern()),
-            embargo_days: verdict.embargo().map(|e| e.days()),
-        }
-    }
 }
 
 /// One verdict as a line of JSON.
