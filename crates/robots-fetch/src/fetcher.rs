@@ -144,7 +144,7 @@ impl Fetcher {
             } => {
                 let robots = Robots::parse_with(&body, config.options);
                 let stored = Stored {
-                    rules: Arc::new(Rules::Parsed(robots)),
+                    rules: Arc::new(Rules::Parsed(Box::new(robots))),
                     unavailable: None,
                     final_url: final_url(&chain, origin),
                     chain: chain.into(),

@@ -11,8 +11,8 @@ use url::Url;
 /// not as made-up robots.txt text.
 #[derive(Debug, Clone)]
 pub enum Rules {
-    /// A robots.txt body, parsed.
-    Parsed(Robots),
+    /// A robots.txt body, parsed (boxed: the other answers are a word each).
+    Parsed(Box<Robots>),
     /// No robots.txt applies: every URL may be crawled (RFC 9309 §2.3.1.3).
     AllowAll,
     /// The robots.txt could not be reached: no URL may be crawled (RFC 9309 §2.3.1.4).

@@ -11,10 +11,12 @@ use crate::summary::SummaryJson;
 use crate::verdicts::VerdictRow;
 use crate::WebError;
 
-/// One parsed robots.txt, as the page holds it between keystrokes.
+/// One parsed robots.txt, as the page holds it between keystrokes, with its text (lint
+/// finds the lines it reports in it).
 #[derive(Debug)]
 pub struct Tester {
     robots: Robots,
+    source: Vec<u8>,
 }
 
 /// The answer to a check: the agent as understood, then a verdict per URL in order.
@@ -31,6 +33,7 @@ impl Tester {
         let profile: Profile = profile.parse()?;
         Ok(Tester {
             robots: Robots::parse_with(bytes, Options::new().profile(profile)),
+            source: bytes.to_vec(),
         })
     }
 
@@ -69,7 +72,7 @@ impl Tester {
 
     /// Every lint finding in line order, as JSON.
     pub fn lint(&self) -> String {
-        let diagnostics = self.robots.lint();
+        let diagnostics = self.robots.lint(&self.source);
         to_json(
             &diagnostics
                 .iter()

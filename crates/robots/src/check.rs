@@ -2,7 +2,7 @@
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
 use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Role, Sink};
-use crate::pattern::{byte_mask, matches, PairSet, NO_STAR};
+use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::url::path_part;
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
@@ -87,7 +87,7 @@ impl Robots {
         }
         match self.decider(groups, path, byte_mask(path), embargo.is_some()) {
             None => allowed(Reason::NoMatch, None),
-            Some((rule, tie)) if rule.kind.allows() => {
+            Some((rule, tie)) if rule.kind().allows() => {
                 let reason = if tie {
                     Reason::TieWonByAllow
                 } else {
@@ -117,7 +117,7 @@ impl Robots {
 
     pub(crate) fn rule_view(&self, rule: &RuleLine) -> Rule<'_> {
         Rule {
-            kind: rule.kind,
+            kind: rule.kind(),
             pattern: self.str(rule.written),
             line: rule.line,
             specificity: rule.specificity(),
@@ -140,7 +140,7 @@ impl Robots {
     ) {
         let named = move |g: &GroupData| {
             self.group_agents(g)
-                .any(|a| !a.global && self.names(a.token, agent))
+                .any(|a| !a.global() && self.names(a.token(), agent))
         };
         let global = |g: &GroupData| g.global;
         let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
@@ -228,12 +228,13 @@ impl Robots {
         // are ruled out first by octet pairs they need and the path lacks.
         let mut pairs: Option<PairSet> = None;
         let mut may_match = |rule: &RuleLine| {
-            rule.mask & !path_mask == 0
-                && (rule.star == NO_STAR
+            let wildcard = rule.wildcard();
+            rule.filter.octets_in(path_mask, wildcard)
+                && (!wildcard
                     || path.len() < PairSet::WORTH_IT
                     || pairs
                         .get_or_insert_with(|| PairSet::of(path))
-                        .contains_all(&rule.pairs))
+                        .contains_all(&rule.filter.pairs()))
                 && self.rule_matches(rule, path)
         };
         let mut best: Option<(&'s RuleLine, bool)> = None;
@@ -242,10 +243,10 @@ impl Robots {
             for rule in self.group_rules(group) {
                 if let Some((first, tie)) = &mut found {
                     // Only a disallow as long as an allow can still matter: it ties.
-                    if rule.specificity() < first.specificity() || !first.kind.allows() {
+                    if rule.specificity() < first.specificity() || !first.kind().allows() {
                         break;
                     }
-                    if !rule.kind.allows() && may_match(rule) {
+                    if !rule.kind().allows() && may_match(rule) {
                         *tie = true;
                         break;
                     }
@@ -254,7 +255,7 @@ impl Robots {
                 if best.is_some_and(|(b, _)| rule.specificity() < b.specificity()) {
                     break;
                 }
-                if rule.kind == RuleKind::EmbargoAllow && !embargo_active {
+                if rule.kind() == RuleKind::EmbargoAllow && !embargo_active {
                     continue;
                 }
                 if may_match(rule) {
@@ -271,7 +272,13 @@ impl Robots {
     }
 
     pub(crate) fn rule_matches(&self, rule: &RuleLine, path: &[u8]) -> bool {
-        !rule.inert && matches(self.text(rule.pattern), rule.star, rule.anchored, path)
+        !rule.inert()
+            && matches(
+                self.text(rule.pattern()),
+                rule.wildcard(),
+                rule.anchored(),
+                path,
+            )
     }
 }
 
@@ -282,7 +289,7 @@ fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine,
     match ra.specificity().cmp(&rb.specificity()) {
         std::cmp::Ordering::Greater => a,
         std::cmp::Ordering::Less => b,
-        std::cmp::Ordering::Equal => match (ra.kind.allows(), rb.kind.allows()) {
+        std::cmp::Ordering::Equal => match (ra.kind().allows(), rb.kind().allows()) {
             (true, false) => (ra, true),
             (false, true) => (rb, true),
             (true, true) => (if ra.line <= rb.line { ra } else { rb }, ta || tb),

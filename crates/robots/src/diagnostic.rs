@@ -1,6 +1,7 @@
 //! What the parser noticed about a file: a stable code, a severity, where, and what to do.
 //! Parsing never fails; everything it skipped, guessed or ignored is reported here.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// How serious a diagnostic is.
@@ -92,10 +93,11 @@ pub struct Diagnostic {
     pub column: u32,
     /// The byte range in the file.
     pub span: Range<usize>,
-    /// What is wrong, for a person.
-    pub message: String,
+    /// What is wrong, for a person. Fixed wording is not copied: parsed files are held
+    /// by the thousand.
+    pub message: Cow<'static, str>,
     /// What to do about it, if anything simple will do.
-    pub suggestion: Option<String>,
+    pub suggestion: Option<Cow<'static, str>>,
 }
 
 impl Diagnostic {

@@ -107,7 +107,7 @@ impl Robots {
         let path = self.match_path(url.as_bytes(), &mut buf);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
-        let has_embargo_allow = rules().any(|r| r.kind == RuleKind::EmbargoAllow);
+        let has_embargo_allow = rules().any(|r| r.kind() == RuleKind::EmbargoAllow);
         let embargo_allow = match (has_embargo_allow, groups.embargo(), agent.honours_embargo()) {
             (false, _, _) => EmbargoAllowUse::Absent,
             (true, Some(_), _) => EmbargoAllowUse::Active,
@@ -118,7 +118,7 @@ impl Robots {
             .filter(|r| self.rule_matches(r, path))
             .map(|r| RuleMatch {
                 rule: self.rule_view(r),
-                counted: r.kind != RuleKind::EmbargoAllow
+                counted: r.kind() != RuleKind::EmbargoAllow
                     || embargo_allow == EmbargoAllowUse::Active,
             })
             .collect();

@@ -37,7 +37,7 @@ impl<'r> Group<'r> {
     pub fn is_global(&self) -> bool {
         self.robots.agents[self.data.agents.start as usize..self.data.agents.end as usize]
             .iter()
-            .any(|a| a.global)
+            .any(|a| a.global())
     }
 
     /// The group's rules in file order (Google's `index.html` rules appear as the extra
@@ -63,12 +63,12 @@ impl<'r> Group<'r> {
 
     /// The group's Crawl-delay (the largest, if it gives several).
     pub fn crawl_delay(&self) -> Option<Duration> {
-        self.data.crawl_delay
+        self.robots.pacing_of(self.data).crawl_delay
     }
 
     /// The group's first valid Request-rate.
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.data.request_rate
+        self.robots.pacing_of(self.data).request_rate
     }
 }
 
@@ -116,7 +116,7 @@ pub struct Record<'r> {
 impl<'r> Record<'r> {
     /// The key as written.
     pub fn key(&self) -> &'r str {
-        self.robots.str(self.data.key)
+        self.robots.str(self.data.key())
     }
 
     /// What the key was recognised as (`Directive::Other` for unknown keys).
@@ -141,7 +141,7 @@ impl<'r> Record<'r> {
 
     /// The group the record stands in, if it comes after a user-agent line.
     pub fn group(&self) -> Option<Group<'r>> {
-        self.data.group.map(|g| self.robots.group(g as usize))
+        self.data.group().map(|g| self.robots.group(g as usize))
     }
 }
 

@@ -85,6 +85,7 @@ mod differences;
 mod directive;
 mod embargo;
 mod explain;
+mod finding;
 mod group;
 mod lines;
 mod lint;
@@ -104,7 +105,7 @@ pub use embargo::{Embargo, EmbargoPeriod};
 pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
-pub use robots::{Options, RequestRate, Robots, MIN_PARSE_LIMIT};
+pub use robots::{Options, RequestRate, Robots, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};
 
 /// What can go wrong outside parsing (which never fails).

@@ -4,14 +4,28 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::robots::RuleLine;
+use crate::parse::sites_of;
+use crate::robots::{RuleLine, Site};
 use crate::{Robots, RuleKind};
 
 impl Robots {
     /// Every diagnostic: the parser's, plus rules shadowed within their group. Sorted by
     /// line and column.
-    pub fn lint(&self) -> Vec<Diagnostic> {
-        let mut all = self.diagnostics.clone();
+    ///
+    /// `source` is the text this was parsed from: a parsed file keeps no byte positions
+    /// for its rules (they would cost more than the rules), so the lines reported are
+    /// found in it again.
+    ///
+    /// ```
+    /// use robots::{Code, Robots};
+    /// let source = b"User-agent: *\nDisallow: /a\nDisallow: /a\n";
+    /// let found = Robots::parse(source).lint(source);
+    /// assert_eq!(found[0].code, Code::ShadowedRule);
+    /// assert_eq!((found[0].line, found[0].span.clone()), (3, 27..39));
+    /// ```
+    pub fn lint(&self, source: &[u8]) -> Vec<Diagnostic> {
+        let mut all = self.diagnostics();
+        let mut shadowed = Vec::new();
         for group in &self.groups {
             let rules = self.group_rules(group);
             // Only rules with the same pattern (up to trailing `*`s) can shadow each
@@ -19,7 +33,7 @@ impl Robots {
             let mut buckets: HashMap<(&[u8], bool), Vec<usize>> = HashMap::new();
             for (i, rule) in rules.iter().enumerate() {
                 buckets
-                    .entry((self.body(rule), rule.anchored))
+                    .entry((self.body(rule), rule.anchored()))
                     .or_default()
                     .push(i);
             }
@@ -30,11 +44,21 @@ impl Robots {
                         .iter()
                         .find(|&&j| j != i && self.always_beats(&rules[j], j, rule, i))
                     {
-                        all.push(self.shadowed(rule, &rules[j]));
+                        shadowed.push((rule, &rules[j]));
                     }
                 }
             }
         }
+        let mut lines: Vec<u32> = shadowed.iter().map(|(rule, _)| rule.line).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let sites = sites_of(source, &self.behaviour, &lines);
+        all.extend(shadowed.into_iter().map(|(rule, winner)| {
+            let site = sites
+                .binary_search_by_key(&rule.line, |&(line, _)| line)
+                .map_or(Site::default(), |i| sites[i].1);
+            self.shadowed(rule, winner, site)
+        }));
         all.sort_by_key(|d| (d.line, d.column));
         all
     }
@@ -42,11 +66,11 @@ impl Robots {
     /// Whether `other` (at index `j`) wins wherever `rule` (at `i`) matches: it matches
     /// the same paths (the same pattern, up to trailing `*`s) and ranks at least as high.
     fn always_beats(&self, other: &RuleLine, j: usize, rule: &RuleLine, i: usize) -> bool {
-        if other.inert
-            || rule.inert
+        if other.inert()
+            || rule.inert()
             || other.line == rule.line
-            || other.kind == RuleKind::EmbargoAllow
-            || other.anchored != rule.anchored
+            || other.kind() == RuleKind::EmbargoAllow
+            || other.anchored() != rule.anchored()
             || self.body(other) != self.body(rule)
         {
             return false;
@@ -55,8 +79,8 @@ impl Robots {
             std::cmp::Ordering::Greater => true,
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {
-                (other.kind.allows() && !rule.kind.allows())
-                    || (other.kind.allows() == rule.kind.allows()
+                (other.kind().allows() && !rule.kind().allows())
+                    || (other.kind().allows() == rule.kind().allows()
                         && (other.line, j) < (rule.line, i))
             }
         }
@@ -64,23 +88,24 @@ impl Robots {
 
     /// A rule's normalised pattern without trailing `*`s, which change nothing.
     fn body(&self, rule: &RuleLine) -> &[u8] {
-        let text = self.text(rule.pattern);
+        let text = self.text(rule.pattern());
         &text[..text.iter().rposition(|&b| b != b'*').map_or(0, |p| p + 1)]
     }
 
-    fn shadowed(&self, rule: &RuleLine, winner: &RuleLine) -> Diagnostic {
-        let show = |r: &RuleLine| format!("{}: {}", r.kind.directive(), self.str(r.written));
+    fn shadowed(&self, rule: &RuleLine, winner: &RuleLine, site: Site) -> Diagnostic {
+        let show = |r: &RuleLine| format!("{}: {}", r.kind().directive(), self.str(r.written));
         Diagnostic {
             code: Code::ShadowedRule,
             line: rule.line,
-            column: rule.site.column,
-            span: rule.site.start as usize..rule.site.end as usize,
+            column: site.column.max(1),
+            span: site.start as usize..site.end as usize,
             message: format!(
                 "`{}` can never decide: `{}` on line {} matches the same paths and wins",
                 show(rule),
                 show(winner),
                 winner.line
-            ),
+            )
+            .into(),
             suggestion: Some("remove one of the two lines".into()),
         }
     }
@@ -92,7 +117,7 @@ mod tests {
 
     fn shadowed_lines(file: &str) -> Vec<u32> {
         Robots::parse(file.as_bytes())
-            .lint()
+            .lint(file.as_bytes())
             .iter()
             .filter(|d| d.code == Code::ShadowedRule)
             .map(|d| d.line)

@@ -2,8 +2,8 @@
 //! for the end of the path (RFC 9309 §2.2.3), in time linear in the path, never backtracking.
 
 /// Whether `pattern` matches a prefix of `path` (or all of it when `anchored`, i.e. the
-/// pattern ended in `$`, which is not part of `pattern` here). `star` is the index of the
-/// pattern's first `*` ([`NO_STAR`] if none), found once at parse time.
+/// pattern ended in `$`, which is not part of `pattern` here). `wildcard` says whether the
+/// pattern holds a `*`, as found once at parse time.
 ///
 /// The pattern is cut at each `*` into literal segments. The first must start the path;
 /// each later one is found at its leftmost place after the previous one. Leftmost is
@@ -11,15 +11,12 @@
 /// assignment of segments works, the greedy one does. With `$`, the last segment must end
 /// the path instead, which only needs it to fit after the others. Each search starts where
 /// the last one stopped, so the cost is one pass over the path per pattern.
-pub(crate) fn matches(pattern: &[u8], star: u32, anchored: bool, path: &[u8]) -> bool {
-    if star == NO_STAR {
-        return if anchored {
-            path == pattern
-        } else {
-            path.starts_with(pattern)
-        };
-    }
-    let star = star as usize;
+pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8]) -> bool {
+    let star = match memchr::memchr(b'*', pattern).filter(|_| wildcard) {
+        Some(star) => star,
+        None if anchored => return path == pattern,
+        None => return path.starts_with(pattern),
+    };
     let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
     if !path.starts_with(first) {
         return false;
@@ -57,13 +54,59 @@ pub(crate) fn byte_mask(bytes: &[u8]) -> u64 {
 }
 
 /// How many octet pairs of a wildcard pattern are kept to rule it out quickly.
-pub(crate) const PAIRS: usize = 4;
-/// An unused slot of a pattern's pairs.
-const NO_PAIR: u16 = u16::MAX;
+pub(crate) const PAIRS: usize = 3;
+/// The bits of a pair's hash: a path's pairs form a set of 2^10 bits.
+const PAIR_BITS: u32 = 10;
+/// An unused slot of a pattern's pairs: no pair hashes to 0, and every path "has" it.
+const NO_PAIR: u16 = 0;
 
+/// What rules a pattern out before it is compared with a path, in 64 bits. A literal
+/// pattern keeps its octet mask ([`byte_mask`]). A wildcard pattern keeps the mask folded
+/// to 32 bits (octet % 32) and, above it, three of its octet pairs ([`pattern_pairs`]),
+/// which still tell in long paths, where masks saturate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Filter(u64);
+
+impl Filter {
+    pub fn of(pattern: &[u8], wildcard: bool) -> Filter {
+        let mask = byte_mask(pattern);
+        if !wildcard {
+            return Filter(mask);
+        }
+        let pairs = pattern_pairs(pattern)
+            .iter()
+            .enumerate()
+            .fold(0, |all, (i, &h)| {
+                all | u64::from(h) << (PAIR_BITS * i as u32)
+            });
+        Filter(u64::from(fold(mask)) | pairs << 32)
+    }
+
+    /// Whether a path with octet mask `path_mask` has every octet the pattern needs.
+    pub fn octets_in(self, path_mask: u64, wildcard: bool) -> bool {
+        if wildcard {
+            self.0 as u32 & !fold(path_mask) == 0
+        } else {
+            self.0 & !path_mask == 0
+        }
+    }
+
+    /// A wildcard pattern's pairs.
+    pub fn pairs(self) -> [u16; PAIRS] {
+        let slot = |i: u32| (self.0 >> (32 + PAIR_BITS * i)) as u16 & ((1 << PAIR_BITS) - 1);
+        [slot(0), slot(1), slot(2)]
+    }
+}
+
+/// A 64-bit octet mask folded to 32 bits: bit `octet % 32`.
+fn fold(mask: u64) -> u32 {
+    mask as u32 | (mask >> 32) as u32
+}
+
+/// A pair's hash, in 1..2^PAIR_BITS (0 is [`NO_PAIR`]).
 fn pair_hash(a: u8, b: u8) -> u16 {
     let h = u32::from(a).wrapping_mul(0x9E37_79B1) ^ u32::from(b).wrapping_mul(0x85EB_CA77);
-    (h >> 20) as u16
+    ((h >> (32 - PAIR_BITS)) as u16).max(1)
 }
 
 /// How rare an octet is in URLs, roughly: pairs with rare octets rule out more paths.
@@ -77,13 +120,10 @@ fn rarity(b: u8) -> u8 {
 }
 
 /// The [`PAIRS`] rarest octet pairs inside the literal segments of a wildcard pattern,
-/// hashed, for [`PairSet::contains_all`] (none for a pattern without `*`, which is
-/// matched directly). A long path saturates the byte mask; pairs still tell.
-pub(crate) fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
+/// hashed, for [`PairSet::contains_all`]. A long path saturates the byte mask; pairs
+/// still tell.
+fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     let mut best = [(0u8, NO_PAIR); PAIRS];
-    if memchr::memchr(b'*', pattern).is_none() {
-        return best.map(|(_, hash)| hash);
-    }
     // The slot to replace next: the one holding the commonest pair kept so far.
     let mut weakest = 0;
     for w in pattern.windows(2).filter(|w| w[0] != b'*' && w[1] != b'*') {
@@ -101,16 +141,17 @@ pub(crate) fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     best.map(|(_, hash)| hash)
 }
 
-/// The octet pairs of a path as a 4096-bit set (hashed), built once per check and only
-/// for long paths that wildcard patterns have to be searched in.
-pub(crate) struct PairSet([u64; 64]);
+/// The octet pairs of a path as a set of 2^[`PAIR_BITS`] bits (hashed), built once per
+/// check and only for long paths that wildcard patterns have to be searched in.
+pub(crate) struct PairSet([u64; 1 << (PAIR_BITS - 6)]);
 
 impl PairSet {
     /// Paths shorter than this are searched directly: building the set would cost more.
     pub const WORTH_IT: usize = 64;
 
     pub fn of(path: &[u8]) -> PairSet {
-        let mut bits = [0u64; 64];
+        let mut bits = [0u64; 1 << (PAIR_BITS - 6)];
+        bits[0] = 1 << NO_PAIR;
         for w in path.windows(2) {
             let h = usize::from(pair_hash(w[0], w[1]));
             bits[h >> 6] |= 1 << (h & 63);
@@ -122,17 +163,9 @@ impl PairSet {
     pub fn contains_all(&self, pairs: &[u16; PAIRS]) -> bool {
         pairs.iter().all(|&h| {
             let h = usize::from(h);
-            h == usize::from(NO_PAIR) || self.0[h >> 6] & (1 << (h & 63)) != 0
+            self.0[h >> 6] & (1 << (h & 63)) != 0
         })
     }
-}
-
-/// The `star` of a pattern without `*`.
-pub(crate) const NO_STAR: u32 = u32::MAX;
-
-/// Where a pattern's first `*` is, as [`matches`] takes it.
-pub(crate) fn first_star(pattern: &[u8]) -> u32 {
-    memchr::memchr(b'*', pattern).map_or(NO_STAR, |i| i as u32)
 }
 
 /// The leftmost occurrence of `needle`. Paths are short, so finding the needle's first
@@ -149,7 +182,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_star, matches};
+    use super::{matches, Filter, PairSet};
 
     fn m(pattern: &str, path: &str) -> bool {
         let (pattern, anchored) = match pattern.strip_suffix('$') {
@@ -158,7 +191,7 @@ mod tests {
         };
         matches(
             pattern.as_bytes(),
-            first_star(pattern.as_bytes()),
+            pattern.contains('*'),
             anchored,
             path.as_bytes(),
         )
@@ -214,11 +247,22 @@ mod tests {
 
     #[test]
     fn pair_sets_rule_out_patterns_whose_pairs_are_absent() {
-        let path = super::PairSet::of(b"/bopa-disposiciones?p_p_id=20/03/2017");
-        assert!(path.contains_all(&super::pattern_pairs(b"*/bopa-dis*2017")));
-        assert!(!path.contains_all(&super::pattern_pairs(b"*/bopa/2011/05/23/2011-10276.pdf")));
+        let path = PairSet::of(b"/bopa-disposiciones?p_p_id=20/03/2017");
+        let pairs = |pattern: &[u8]| Filter::of(pattern, true).pairs();
+        assert!(path.contains_all(&pairs(b"*/bopa-dis*2017")));
+        assert!(!path.contains_all(&pairs(b"*/bopa/2011/05/23/2011-10276.pdf")));
         // Pairs never straddle a wildcard.
-        assert!(path.contains_all(&super::pattern_pairs(b"/b*z")));
+        assert!(path.contains_all(&pairs(b"/b*z")));
+    }
+
+    #[test]
+    fn wildcard_filters_fold_the_mask_and_keep_it_sound() {
+        let path = super::byte_mask(b"/a/b");
+        assert!(Filter::of(b"/*a", true).octets_in(path, true));
+        assert!(!Filter::of(b"/*c", true).octets_in(path, true));
+        // `!` (33) and `A` (65) share bit 1 once folded: a false maybe, never a false no.
+        assert!(Filter::of(b"/*!", true).octets_in(super::byte_mask(b"/A"), true));
+        assert!(!Filter::of(b"/!", false).octets_in(super::byte_mask(b"/A"), false));
     }
 
     #[test]

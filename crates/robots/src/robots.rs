@@ -5,11 +5,17 @@ use std::ops::Range;
 use std::time::Duration;
 
 use crate::behaviour::Behaviour;
+use crate::finding::Finding;
+use crate::pattern::Filter;
 use crate::{Diagnostic, Directive, EmbargoPeriod, Error, Profile, RuleKind};
 
 /// The least (and default) number of bytes parsed: RFC 9309 §2.5 asks crawlers to parse
 /// at least 500 KiB.
 pub const MIN_PARSE_LIMIT: usize = 512_000;
+
+/// The most bytes ever parsed, 16 MiB: 32 times what RFC 9309 §2.5 asks for, and small
+/// enough that offsets and lengths pack into 32-bit fields (see `RuleLine`).
+pub const MAX_PARSE_LIMIT: usize = 16 << 20;
 
 /// How to parse: the profile and the parse limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,12 +46,19 @@ impl Options {
     }
 
     /// Sets the parse limit. RFC 9309 §2.5 sets the floor at 500 KiB, so a smaller
-    /// limit is an error; `usize::MAX` parses everything.
+    /// limit is an error; a limit above [`MAX_PARSE_LIMIT`] (`usize::MAX` for "as much
+    /// as can be") is taken as that ceiling.
+    ///
+    /// ```
+    /// use robots::{Options, MAX_PARSE_LIMIT};
+    /// assert_eq!(Options::new().max_bytes(usize::MAX).unwrap().limit(), MAX_PARSE_LIMIT);
+    /// assert!(Options::new().max_bytes(1000).is_err());
+    /// ```
     pub fn max_bytes(mut self, max_bytes: usize) -> Result<Options, Error> {
         if max_bytes < MIN_PARSE_LIMIT {
             return Err(Error::LimitTooSmall(max_bytes));
         }
-        self.max_bytes = max_bytes;
+        self.max_bytes = max_bytes.min(MAX_PARSE_LIMIT);
         Ok(self)
     }
 
@@ -73,16 +86,40 @@ impl Span {
     }
 }
 
-/// One user-agent line.
+/// One user-agent line, in 16 bytes.
 #[derive(Debug, Clone)]
 pub(crate) struct AgentLine {
-    /// `*` (alone, or followed by white space in the Google profile).
-    pub global: bool,
-    /// The product token this line names.
-    pub token: Span,
     /// The whole value.
     pub value: Span,
+    /// The length of the product token this line names, which starts the value; the top
+    /// bit says the line is `*` (alone, or followed by white space in the Google profile).
+    token: u32,
     pub line: u32,
+}
+
+const GLOBAL_AGENT: u32 = 1 << 31;
+
+impl AgentLine {
+    pub fn new(value: Span, token_len: u32, global: bool, line: u32) -> AgentLine {
+        AgentLine {
+            value,
+            token: token_len | if global { GLOBAL_AGENT } else { 0 },
+            line,
+        }
+    }
+
+    /// The line is `*`.
+    pub fn global(&self) -> bool {
+        self.token & GLOBAL_AGENT != 0
+    }
+
+    /// The product token this line names.
+    pub fn token(&self) -> Span {
+        Span {
+            start: self.value.start,
+            len: self.token & !GLOBAL_AGENT,
+        }
+    }
 }
 
 /// Where a line's text sits in the file, for diagnostics that point at it.
@@ -94,57 +131,199 @@ pub(crate) struct Site {
     pub column: u32,
 }
 
-/// One allow / disallow / embargo-allow line, ready to match.
+/// One allow / disallow / embargo-allow line, ready to match, in 24 bytes: a crawler's
+/// cache holds millions of them.
+///
+/// Invariant: the pattern's text is a prefix of the written value's, or (when normalising
+/// changed it) follows the written value in the arena; `APART` says which. A pattern's
+/// length fits in [`LENGTH_BITS`] because parsing stops at [`MAX_PARSE_LIMIT`] and
+/// normalising at most triples a value.
 #[derive(Debug, Clone)]
 pub(crate) struct RuleLine {
-    pub kind: RuleKind,
-    pub line: u32,
-    pub site: Site,
+    pub filter: Filter,
     /// The value as written.
     pub written: Span,
-    /// The normalised pattern without a final `$`.
+    /// The normalised pattern's length (without a final `$`) below, flags above.
+    bits: u32,
+    pub line: u32,
+}
+
+// Holding these layouts small is what keeps a parsed file small.
+const _: () = assert!(std::mem::size_of::<RuleLine>() == 24);
+const _: () = assert!(std::mem::size_of::<AgentLine>() == 16);
+const _: () = assert!(std::mem::size_of::<RecordLine>() == 24);
+const _: () = assert!(std::mem::size_of::<GroupData>() == 24);
+
+const LENGTH_BITS: u32 = 26;
+const LENGTH: u32 = (1 << LENGTH_BITS) - 1;
+const KIND_SHIFT: u32 = LENGTH_BITS;
+const ANCHORED: u32 = 1 << 28;
+const INERT: u32 = 1 << 29;
+const WILDCARD: u32 = 1 << 30;
+const APART: u32 = 1 << 31;
+
+/// How a rule line is written down: the parts [`RuleLine::new`] packs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RuleParts {
+    pub kind: RuleKind,
+    pub line: u32,
+    pub written: Span,
+    /// Where the normalised pattern (without a final `$`) sits.
     pub pattern: Span,
     pub anchored: bool,
-    /// The index of the pattern's first `*`, or `pattern::NO_STAR`.
-    pub star: u32,
-    /// `pattern::byte_mask` of the pattern.
-    pub mask: u64,
-    /// `pattern::pattern_pairs` of a wildcard pattern.
-    pub pairs: [u16; crate::pattern::PAIRS],
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
 }
 
 impl RuleLine {
+    /// Packs a rule; `text` is the pattern's text.
+    pub fn new(parts: RuleParts, text: &[u8]) -> RuleLine {
+        let pattern = parts.pattern;
+        let apart = pattern.start != parts.written.start;
+        debug_assert!(!apart || pattern.start == parts.written.start + parts.written.len);
+        debug_assert!(pattern.len <= LENGTH);
+        let wildcard = memchr::memchr(b'*', text).is_some();
+        let kind = match parts.kind {
+            RuleKind::Allow => 0,
+            RuleKind::Disallow => 1,
+            RuleKind::EmbargoAllow => 2,
+        };
+        let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+        RuleLine {
+            filter: Filter::of(text, wildcard),
+            written: parts.written,
+            bits: pattern.len.min(LENGTH)
+                | kind << KIND_SHIFT
+                | flag(parts.anchored, ANCHORED)
+                | flag(parts.inert, INERT)
+                | flag(wildcard, WILDCARD)
+                | flag(apart, APART),
+            line: parts.line,
+        }
+    }
+
+    pub fn kind(&self) -> RuleKind {
+        match self.bits >> KIND_SHIFT & 3 {
+            0 => RuleKind::Allow,
+            1 => RuleKind::Disallow,
+            _ => RuleKind::EmbargoAllow,
+        }
+    }
+
+    /// Where the normalised pattern (without a final `$`) sits in the arena.
+    pub fn pattern(&self) -> Span {
+        let apart = self.bits & APART != 0;
+        Span {
+            start: self.written.start + if apart { self.written.len } else { 0 },
+            len: self.bits & LENGTH,
+        }
+    }
+
+    /// The pattern ended in `$`.
+    pub fn anchored(&self) -> bool {
+        self.bits & ANCHORED != 0
+    }
+
+    /// Never matches (an empty pattern in the RFC 9309 profile).
+    pub fn inert(&self) -> bool {
+        self.bits & INERT != 0
+    }
+
+    /// The pattern holds a `*`.
+    pub fn wildcard(&self) -> bool {
+        self.bits & WILDCARD != 0
+    }
+
     /// The rule's rank among matches: its normalised length in octets, the final `$`
     /// included (RFC 9309 §2.2.2, and Google's length of the escaped pattern).
     pub fn specificity(&self) -> u32 {
-        self.pattern.len + u32::from(self.anchored)
+        (self.bits & LENGTH) + u32::from(self.anchored())
     }
 }
 
 /// A group: consecutive user-agent lines and the rules after them. Its rules are sorted
 /// by rank once parsing ends (see `check::decider`); `line` keeps their file order.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct GroupData {
     pub agents: Range<u32>,
+    pub rules: Range<u32>,
     /// One of the user-agent lines is `*`.
     pub global: bool,
-    pub rules: Range<u32>,
     /// The longest valid Archive-Embargo period in the group.
     pub embargo: Option<EmbargoPeriod>,
+    /// Where the group's crawl-delay and request-rate are in `Robots::pacing`, if it has
+    /// either ([`NO_PACING`] if not): few groups do, so they are kept apart.
+    pub pacing: u32,
+}
+
+/// The `pacing` of a group without crawl-delay or request-rate.
+pub(crate) const NO_PACING: u32 = u32::MAX;
+
+impl Default for GroupData {
+    fn default() -> Self {
+        GroupData {
+            agents: 0..0,
+            rules: 0..0,
+            global: false,
+            embargo: None,
+            pacing: NO_PACING,
+        }
+    }
+}
+
+/// How fast a group asks to be crawled.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pacing {
+    /// The largest valid Crawl-delay.
     pub crawl_delay: Option<Duration>,
+    /// The first valid Request-rate.
     pub request_rate: Option<RequestRate>,
 }
 
 /// A non-rule line: sitemap, crawl-delay, host, or any other key.
 #[derive(Debug, Clone)]
 pub(crate) struct RecordLine {
-    pub directive: Directive,
-    pub key: Span,
+    /// The value; the key is stored right before it.
     pub value: Span,
+    key_len: u32,
     pub line: u32,
-    pub group: Option<u32>,
+    /// The group it stands in, or [`NO_GROUP`].
+    group: u32,
+    pub directive: Directive,
+}
+
+const NO_GROUP: u32 = u32::MAX;
+
+impl RecordLine {
+    /// `key` and `value` must be adjacent in the arena, in that order.
+    pub fn new(
+        directive: Directive,
+        key: Span,
+        value: Span,
+        line: u32,
+        group: Option<u32>,
+    ) -> RecordLine {
+        debug_assert_eq!(key.start + key.len, value.start);
+        RecordLine {
+            value,
+            key_len: key.len,
+            line,
+            group: group.unwrap_or(NO_GROUP),
+            directive,
+        }
+    }
+
+    pub fn key(&self) -> Span {
+        Span {
+            start: self.value.start - self.key_len,
+            len: self.key_len,
+        }
+    }
+
+    /// The group it stands in, if it comes after a user-agent line.
+    pub fn group(&self) -> Option<u32> {
+        (self.group != NO_GROUP).then_some(self.group)
+    }
 }
 
 /// `Request-rate: n/t` — at most `requests` every `per`.
@@ -170,16 +349,25 @@ pub struct Robots {
     pub(crate) behaviour: Behaviour,
     pub(crate) arena: Vec<u8>,
     pub(crate) groups: Vec<GroupData>,
+    pub(crate) pacing: Vec<Pacing>,
     pub(crate) agents: Vec<AgentLine>,
     pub(crate) rules: Vec<RuleLine>,
     pub(crate) records: Vec<RecordLine>,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) findings: Vec<Finding>,
     pub(crate) size: usize,
     pub(crate) parsed: usize,
     pub(crate) lines: u32,
 }
 
 impl Robots {
+    /// The crawl-delay and request-rate of a group.
+    pub(crate) fn pacing_of(&self, group: &GroupData) -> Pacing {
+        self.pacing
+            .get(group.pacing as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
     /// Parses with the RFC 9309 profile and the default 512,000-byte limit.
     pub fn parse(bytes: &[u8]) -> Robots {
         Robots::parse_with(bytes, Options::default())
@@ -209,9 +397,18 @@ impl Robots {
         self.options.profile
     }
 
-    /// Everything the parser noticed, in line order.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+    /// Everything the parser noticed, in line order. The sentences are written now: a
+    /// parsed file keeps only what they quote.
+    ///
+    /// ```
+    /// use robots::{Code, Robots};
+    /// let robots = Robots::parse(b"User-agent: *\nDisalow: /a\n");
+    /// let found = robots.diagnostics();
+    /// assert_eq!((found[0].code, found[0].line), (Code::MisspeltDirective, 2));
+    /// assert_eq!(found[0].message, "`Disalow` is read as `disallow`");
+    /// ```
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings.iter().map(|f| self.render(f)).collect()
     }
 
     /// The size of the input in bytes.

@@ -117,7 +117,11 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
 ];
 
 fn codes(file: &[u8]) -> Vec<Code> {
-    Robots::parse(file).lint().iter().map(|d| d.code).collect()
+    Robots::parse(file)
+        .lint(file)
+        .iter()
+        .map(|d| d.code)
+        .collect()
 }
 
 #[test]
@@ -153,8 +157,8 @@ fn every_code_is_covered_and_names_are_stable() {
 
 #[test]
 fn diagnostics_point_at_line_and_column() {
-    let robots = Robots::parse(b"User-agent: *\nDisallow: /a\n  Crawl-delay: soon\n");
-    let d = &robots.lint()[0];
+    let file = b"User-agent: *\nDisallow: /a\n  Crawl-delay: soon\n";
+    let d = &Robots::parse(file).lint(file)[0];
     assert_eq!((d.code, d.line, d.column), (Code::InvalidCrawlDelay, 3, 16));
     assert!(d.suggestion.is_some());
 }
@@ -165,7 +169,10 @@ fn content_beyond_the_limit_is_reported() {
     file.resize(600_000, b'#');
     assert!(codes(&file).contains(&Code::BeyondParseLimit));
     let all = Robots::parse_with(&file, Options::new().max_bytes(usize::MAX).unwrap());
-    assert!(all.lint().iter().all(|d| d.code != Code::BeyondParseLimit));
+    assert!(all
+        .lint(&file)
+        .iter()
+        .all(|d| d.code != Code::BeyondParseLimit));
 }
 
 #[test]
@@ -178,7 +185,7 @@ fn lint_over_the_whole_corpus() {
     for entry in std::fs::read_dir(dir.join("robots")).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let robots = Robots::parse(&bytes);
-        for d in robots.lint() {
+        for d in robots.lint(&bytes) {
             assert!(d.line >= 1 && d.line <= robots.line_count().max(1), "{d:?}");
             assert!(d.span.end <= bytes.len());
             *counts.entry(d.code.as_str()).or_default() += 1;

@@ -44,7 +44,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = input::read_file(&args.robots)?;
     let robots = Robots::parse_with(&bytes, args.reading.options()?);
-    let diagnostics = robots.lint();
+    let diagnostics = robots.lint(&bytes);
     let name = args.robots.display().to_string();
     match args.format {
         crate::cmd::check::Format::Json => {

@@ -4,7 +4,8 @@
 use super::{Parser, Place};
 use crate::agent::product_token;
 use crate::diagnostic::Code;
-use crate::robots::{AgentLine, GroupData, Span};
+use crate::finding::Quote;
+use crate::robots::{AgentLine, GroupData};
 
 impl Parser {
     /// Opens a group unless the current one is still collecting user-agent lines; returns
@@ -20,6 +21,7 @@ impl Parser {
                 rules: rules..rules,
                 ..GroupData::default()
             });
+            self.texts.next_group();
             self.closed = false;
         }
         self.robots.groups.len() - 1
@@ -27,9 +29,13 @@ impl Parser {
 
     pub(super) fn user_agent(&mut self, at: &Place<'_>) {
         if !self.closed && self.blank_after_agent {
-            self.report(Code::BlankLineBetweenGroups, at.line, at.kv.key_at, at.key_span(),
-                "a blank line does not end a group: this user-agent line joins the group above, whose crawlers get the rules below too".into(),
-                Some("remove the blank line if both crawlers share the rules, or give the group above its own rules (e.g. `Allow: /`)".into()));
+            self.report(
+                Code::BlankLineBetweenGroups,
+                at.line,
+                at.kv.key_at,
+                at.key_span(),
+                Quote::NONE,
+            );
         }
         self.blank_after_agent = false;
         let group = self.group_for_agent();
@@ -42,45 +48,39 @@ impl Parser {
         };
         let value_span = self.push_text(value);
         let token_len = product_token(self.robots.text(value_span), alpha).len() as u32;
-        let token = Span {
-            start: value_span.start,
-            len: token_len,
-        };
-        self.robots.agents.push(AgentLine {
-            global,
-            token,
-            value: value_span,
-            line: at.line,
-        });
+        let agent = AgentLine::new(value_span, token_len, global, at.line);
+        let token = agent.token();
+        self.robots.agents.push(agent);
         self.robots.groups[group].agents.end += 1;
         self.robots.groups[group].global |= global;
 
         if global {
             return;
         }
-        // Diagnostics are rare; their text is only built when one is due.
-        let (token_text, written) = (self.robots.str(token), self.robots.str(value_span));
+        let (token_text, written) = (self.robots.text(token), self.robots.text(value_span));
         let with_version = token_text.len() < written.len();
         let outside_rfc = !token_text.is_empty()
             && !token_text
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
-        if !with_version && !outside_rfc {
-            return;
-        }
-        let (token_text, written) = (token_text.to_owned(), written.to_owned());
+                .iter()
+                .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
+        let quote = Quote::two(value_span, token.len);
         if with_version {
             self.report(
                 Code::AgentWithVersion,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                format!("only `{token_text}` of `{written}` names the crawler"),
-                Some(format!("write `User-agent: {token_text}`")),
+                quote,
             );
         }
         if outside_rfc {
-            self.report(Code::AgentNotRfc9309, at.line, at.kv.value_at, at.value_span(), format!("`{token_text}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`", product_token(token_text.as_bytes(), true)), None);
+            self.report(
+                Code::AgentNotRfc9309,
+                at.line,
+                at.kv.value_at,
+                at.value_span(),
+                quote,
+            );
         }
     }
 }

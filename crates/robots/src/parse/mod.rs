@@ -2,8 +2,9 @@
 //! (RFC 9309 §2.1–2.2), and everything skipped or guessed becomes a diagnostic.
 
 use crate::behaviour::Behaviour;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
+use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::robots::{RuleLine, Site, Span};
 use crate::{Options, Robots, RuleKind};
@@ -20,10 +21,11 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
             behaviour,
             arena: Vec::with_capacity(data.len() / 2),
             groups: Vec::new(),
+            pacing: Vec::new(),
             agents: Vec::new(),
             rules: Vec::new(),
             records: Vec::new(),
-            diagnostics: Vec::new(),
+            findings: Vec::new(),
             size: bytes.len(),
             parsed: data.len(),
             lines: 0,
@@ -31,17 +33,12 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         closed: true,
         blank_after_agent: false,
         utf8: false,
+        embargo_allows: Vec::new(),
+        texts: GroupTexts::default(),
     };
     let bom = bom_len(data);
     if bom == 3 {
-        parser.report(
-            Code::ByteOrderMark,
-            1,
-            0,
-            0..3,
-            "the file starts with a UTF-8 byte-order mark, which is skipped".into(),
-            Some("save the file as UTF-8 without a byte-order mark".into()),
-        );
+        parser.report(Code::ByteOrderMark, 1, 0, 0..3, Quote::NONE);
     }
     parser.check_encoding(data);
     for line in Lines::new(data, bom) {
@@ -55,14 +52,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
             line,
             0,
             data.len()..bytes.len(),
-            format!(
-                "{} bytes past the parse limit of {} bytes are ignored, from line {line} on",
-                bytes.len() - data.len(),
-                options.max_bytes
-            ),
-            Some(
-                "keep robots.txt under 500 KiB: crawlers stop reading there (RFC 9309 §2.5)".into(),
-            ),
+            Quote::NONE,
         );
     }
     parser.finish()
@@ -89,6 +79,25 @@ struct Parser {
     blank_after_agent: bool,
     /// The whole input is UTF-8, so text can be stored without checking each piece.
     utf8: bool,
+    /// Each Embargo-Allow line's group, line and site: whether its group has an embargo
+    /// is known only at the end.
+    embargo_allows: Vec<(u32, u32, Site)>,
+    texts: GroupTexts,
+}
+
+/// The text spans of each rule line of the current and the previous group, in file order,
+/// so that a block repeated for another crawler shares its text (see `Parser::rule_text`).
+#[derive(Default)]
+struct GroupTexts {
+    previous: Vec<(Span, Span)>,
+    current: Vec<(Span, Span)>,
+}
+
+impl GroupTexts {
+    fn next_group(&mut self) {
+        std::mem::swap(&mut self.previous, &mut self.current);
+        self.current.clear();
+    }
 }
 
 impl Parser {
@@ -98,17 +107,32 @@ impl Parser {
         line: u32,
         column: usize,
         span: std::ops::Range<usize>,
-        message: String,
-        suggestion: Option<String>,
+        quote: Quote,
     ) {
-        self.robots.diagnostics.push(Diagnostic {
+        self.robots.findings.push(Finding {
             code,
             line,
             column: column as u32 + 1,
-            span,
-            message,
-            suggestion,
+            start: span.start as u32,
+            end: span.end as u32,
+            quote,
         });
+    }
+
+    /// Stores text a diagnostic quotes, replacing what is not UTF-8 (a cut line may end
+    /// inside a character).
+    fn push_quote(&mut self, bytes: &[u8]) -> Span {
+        let start = self.robots.arena.len();
+        let text = String::from_utf8_lossy(bytes);
+        self.robots.arena.extend_from_slice(text.as_bytes());
+        span_from(start, self.robots.arena.len())
+    }
+
+    /// Stores a line's key and value for a diagnostic that quotes them.
+    fn quote_key_value(&mut self, kv: &KeyValue<'_>) -> Quote {
+        let key = self.push_quote(kv.key);
+        let value = self.push_quote(kv.value);
+        Quote::two(span_from(key.range().start, value.range().end), key.len)
     }
 
     fn push_text(&mut self, bytes: &[u8]) -> Span {
@@ -138,11 +162,7 @@ impl Parser {
                 line,
                 0,
                 at..at + 1,
-                format!("byte 0x{:02X} at offset {at} is not UTF-8", data[at]),
-                Some(
-                    "save the file as UTF-8; crawlers read robots.txt as UTF-8 (RFC 9309 §2.2)"
-                        .into(),
-                ),
+                Quote::number(u32::from(data[at])),
             );
         }
         let start = data
@@ -160,8 +180,7 @@ impl Parser {
                 1,
                 start,
                 start..start + head.len(),
-                "this is an HTML page, not a robots.txt".into(),
-                Some("serve a plain-text robots.txt, or a 404 if you have none".into()),
+                Quote::NONE,
             );
         }
     }
@@ -173,21 +192,13 @@ impl Parser {
                 return;
             }
             LineContent::Junk => {
-                let text =
-                    String::from_utf8_lossy(&line.bytes[..line.bytes.len().min(60)]).into_owned();
+                let text = self.push_quote(&line.bytes[..line.bytes.len().min(60)]);
                 self.report(
                     Code::JunkLine,
                     line.number,
                     0,
                     line.start..line.start + line.bytes.len(),
-                    format!(
-                        "`{}` is not a `key: value` line and is ignored",
-                        text.trim()
-                    ),
-                    Some(
-                        "write it as `key: value`, or start it with `#` to make it a comment"
-                            .into(),
-                    ),
+                    Quote::text(text),
                 );
                 return;
             }
@@ -199,7 +210,7 @@ impl Parser {
             start: line.start,
             kv,
         };
-        self.spelling_diagnostics(&at, directive, spelling);
+        self.spelling_diagnostics(&at, spelling);
         match directive {
             Directive::UserAgent => self.user_agent(&at),
             Directive::Allow => self.rule(&at, RuleKind::Allow),
@@ -210,45 +221,19 @@ impl Parser {
         }
     }
 
-    fn spelling_diagnostics(&mut self, at: &Place<'_>, directive: Directive, spelling: Spelling) {
+    fn spelling_diagnostics(&mut self, at: &Place<'_>, spelling: Spelling) {
         if spelling == Spelling::Exact && !at.kv.missing_colon {
             return;
         }
-        let key = String::from_utf8_lossy(at.kv.key).into_owned();
-        let name = directive.name();
-        match spelling {
-            Spelling::Exact => {}
-            Spelling::Lenient => self.report(
-                Code::MisspeltDirective,
-                at.line,
-                at.kv.key_at,
-                at.key_span(),
-                format!("`{key}` is read as `{name}`"),
-                Some(format!("spell it `{name}`")),
-            ),
-            Spelling::Prefix => self.report(
-                Code::PrefixDirective,
-                at.line,
-                at.kv.key_at,
-                at.key_span(),
-                format!(
-                    "`{key}` is read as `{name}` by Google only, because it starts with `{name}`"
-                ),
-                Some(format!("spell it `{name}`")),
-            ),
-        }
-        if at.kv.missing_colon {
-            self.report(
-                Code::MissingColon,
-                at.line,
-                at.kv.key_at,
-                at.key_span(),
-                format!(
-                    "no colon after `{key}`; read as `{key}: {}`",
-                    String::from_utf8_lossy(at.kv.value)
-                ),
-                Some(format!("write `{key}: …`")),
-            );
+        let quote = self.quote_key_value(&at.kv);
+        let code = match spelling {
+            Spelling::Exact => None,
+            Spelling::Lenient => Some(Code::MisspeltDirective),
+            Spelling::Prefix => Some(Code::PrefixDirective),
+        };
+        let missing_colon = at.kv.missing_colon.then_some(Code::MissingColon);
+        for code in code.into_iter().chain(missing_colon) {
+            self.report(code, at.line, at.kv.key_at, at.key_span(), quote);
         }
     }
 
@@ -256,14 +241,13 @@ impl Parser {
     /// diagnostic) before the first user-agent line.
     fn group_for_rule(&mut self, at: &Place<'_>) -> Option<usize> {
         let Some(group) = self.current_group() else {
-            let key = String::from_utf8_lossy(at.kv.key).into_owned();
+            let quote = self.quote_key_value(&at.kv);
             self.report(
                 Code::RuleBeforeUserAgent,
                 at.line,
                 at.kv.key_at,
                 at.key_span(),
-                format!("`{key}` comes before any user-agent line, so it applies to no crawler"),
-                Some("put a `User-agent: *` line above it".into()),
+                quote,
             );
             return None;
         };
@@ -272,37 +256,31 @@ impl Parser {
     }
 
     fn finish(mut self) -> Robots {
-        let robots = &self.robots;
-        let mut orphans = Vec::new();
-        for group in &robots.groups {
-            if group.embargo.is_none() {
-                let rules = &robots.rules[group.rules.start as usize..group.rules.end as usize];
-                orphans.extend(
-                    rules
-                        .iter()
-                        .filter(|r| r.kind == RuleKind::EmbargoAllow)
-                        .map(|r| (r.line, r.site)),
-                );
+        for (group, line, site) in std::mem::take(&mut self.embargo_allows) {
+            if self.robots.groups[group as usize].embargo.is_some() {
+                continue;
             }
-        }
-        for (line, site) in orphans {
             self.report(
                 Code::EmbargoAllowWithoutEmbargo,
                 line,
                 site.column as usize - 1,
                 site.start as usize..site.end as usize,
-                "Embargo-Allow is ignored: its group has no valid Archive-Embargo".into(),
-                Some("add `Archive-Embargo: w`, `m` or `q` to the group".into()),
+                Quote::NONE,
             );
         }
-        self.robots.diagnostics.sort_by_key(|d| (d.line, d.column));
+        self.robots.findings.sort_by_key(|d| (d.line, d.column));
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
         for group in &self.robots.groups {
             let range = group.rules.start as usize..group.rules.end as usize;
-            let rank =
-                |r: &RuleLine| (std::cmp::Reverse(r.specificity()), !r.kind.allows(), r.line);
+            let rank = |r: &RuleLine| {
+                (
+                    std::cmp::Reverse(r.specificity()),
+                    !r.kind().allows(),
+                    r.line,
+                )
+            };
             let rules = &mut self.robots.rules[range];
             if !rules.is_sorted_by_key(rank) {
                 rules.sort_unstable_by_key(rank);
@@ -315,10 +293,34 @@ impl Parser {
         r.rules.shrink_to_fit();
         r.agents.shrink_to_fit();
         r.groups.shrink_to_fit();
+        r.pacing.shrink_to_fit();
         r.records.shrink_to_fit();
-        r.diagnostics.shrink_to_fit();
+        r.findings.shrink_to_fit();
         self.robots
     }
+}
+
+/// The sites of some lines of `source` (line numbers sorted, without repeats), found
+/// again in one pass; a line that is not `key: value` has none.
+pub(crate) fn sites_of(source: &[u8], behaviour: &Behaviour, lines: &[u32]) -> Vec<(u32, Site)> {
+    let mut wanted = lines.iter().copied().peekable();
+    let mut sites = Vec::with_capacity(lines.len());
+    for line in Lines::new(source, bom_len(source)) {
+        let Some(&next) = wanted.peek() else { break };
+        if line.number != next {
+            continue;
+        }
+        wanted.next();
+        if let LineContent::Pair(kv) = split_line(line.bytes, behaviour) {
+            let at = Place {
+                line: line.number,
+                start: line.start,
+                kv,
+            };
+            sites.push((line.number, at.site()));
+        }
+    }
+    sites
 }
 
 /// Where a `key: value` pair sits in the file.

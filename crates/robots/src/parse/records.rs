@@ -3,11 +3,12 @@
 
 use std::time::Duration;
 
-use super::{Parser, Place};
+use super::{span_from, Parser, Place};
 use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
-use crate::directive::{classify, did_you_mean, Directive, Spelling};
-use crate::robots::{RecordLine, RequestRate};
+use crate::directive::{classify, Directive, Spelling};
+use crate::finding::Quote;
+use crate::robots::{Pacing, RecordLine, RequestRate, NO_PACING};
 
 /// Keys that real files use for extensions other crawlers read; they are kept as records
 /// without an "unknown directive" warning.
@@ -24,28 +25,30 @@ const KNOWN_EXTENSIONS: [&str; 9] = [
 ];
 
 impl Parser {
+    /// The pacing of group `g`, made on first use.
+    fn pacing(&mut self, g: u32) -> &mut Pacing {
+        let robots = &mut self.robots;
+        let group = &mut robots.groups[g as usize];
+        if group.pacing == NO_PACING {
+            group.pacing = robots.pacing.len() as u32;
+            robots.pacing.push(Pacing::default());
+        }
+        &mut robots.pacing[group.pacing as usize]
+    }
+
     pub(super) fn record(&mut self, at: &Place<'_>, directive: Directive) {
         let group = self.current_group();
         let key = self.push_text(at.kv.key);
         let value = self.push_text(at.kv.value);
-        self.robots.records.push(RecordLine {
-            directive,
-            key,
-            value,
-            line: at.line,
-            group,
-        });
-        let text = match directive {
-            Directive::CrawlDelay | Directive::RequestRate | Directive::Sitemap => {
-                String::from_utf8_lossy(at.kv.value).into_owned()
-            }
-            _ => String::new(),
-        };
+        self.robots
+            .records
+            .push(RecordLine::new(directive, key, value, at.line, group));
+        let (text, quote) = (self.robots.str(value), Quote::text(value));
         match directive {
-            Directive::CrawlDelay => match parse_delay(&text) {
+            Directive::CrawlDelay => match parse_delay(text) {
                 Some(delay) => {
                     if let Some(g) = group {
-                        let slot = &mut self.robots.groups[g as usize].crawl_delay;
+                        let slot = &mut self.pacing(g).crawl_delay;
                         *slot = Some(slot.map_or(delay, |d| d.max(delay)));
                     }
                 }
@@ -54,16 +57,13 @@ impl Parser {
                     at.line,
                     at.kv.value_at,
                     at.value_span(),
-                    format!("Crawl-delay `{text}` is not a number of seconds"),
-                    Some("write the delay in seconds, e.g. `Crawl-delay: 10`".into()),
+                    quote,
                 ),
             },
-            Directive::RequestRate => match parse_rate(&text) {
+            Directive::RequestRate => match parse_rate(text) {
                 Some(rate) => {
                     if let Some(g) = group {
-                        self.robots.groups[g as usize]
-                            .request_rate
-                            .get_or_insert(rate);
+                        self.pacing(g).request_rate.get_or_insert(rate);
                     }
                 }
                 None => self.report(
@@ -71,10 +71,7 @@ impl Parser {
                     at.line,
                     at.kv.value_at,
                     at.value_span(),
-                    format!("Request-rate `{text}` is not `requests/seconds`"),
-                    Some(
-                        "write e.g. `Request-rate: 1/10s` for one request every ten seconds".into(),
-                    ),
+                    quote,
                 ),
             },
             Directive::Sitemap if !text.contains("://") => self.report(
@@ -82,19 +79,27 @@ impl Parser {
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                format!("Sitemap `{text}` is not an absolute URL"),
-                Some("write the full URL, e.g. `Sitemap: https://example.com/sitemap.xml`".into()),
+                quote,
             ),
             Directive::Other => {
-                let key = String::from_utf8_lossy(at.kv.key).to_ascii_lowercase();
-                if let (google, Spelling::Prefix) = classify(at.kv.key, &Behaviour::GOOGLE) {
-                    let name = google.name();
-                    self.report(Code::PrefixDirective, at.line, at.kv.key_at, at.key_span(), format!("`{key}` is ignored under RFC 9309, but Google reads it as `{name}` because it starts with `{name}`"), Some(format!("spell it `{name}`")));
-                } else if !KNOWN_EXTENSIONS.contains(&key.as_str()) {
-                    let suggestion =
-                        did_you_mean(at.kv.key).map(|n| format!("did you mean `{n}`?"));
-                    self.report(Code::UnknownDirective, at.line, at.kv.key_at, at.key_span(), format!("`{key}` is not a directive crawlers know; the line is kept as a record only"), suggestion);
-                }
+                let code = if classify(at.kv.key, &Behaviour::GOOGLE).1 == Spelling::Prefix {
+                    Code::PrefixDirective
+                } else if !KNOWN_EXTENSIONS
+                    .iter()
+                    .any(|k| k.as_bytes().eq_ignore_ascii_case(at.kv.key))
+                {
+                    Code::UnknownDirective
+                } else {
+                    return;
+                };
+                let both = span_from(key.range().start, value.range().end);
+                self.report(
+                    code,
+                    at.line,
+                    at.kv.key_at,
+                    at.key_span(),
+                    Quote::two(both, key.len),
+                );
             }
             _ => {}
         }

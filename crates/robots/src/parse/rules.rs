@@ -3,9 +3,9 @@
 
 use super::{span_from, Parser, Place};
 use crate::diagnostic::Code;
+use crate::finding::Quote;
 use crate::normalize::{google_escape, rfc_normalize, Role};
-use crate::pattern::{byte_mask, first_star, pattern_pairs};
-use crate::robots::{RuleLine, Span};
+use crate::robots::{RuleLine, RuleParts, Span};
 use crate::{EmbargoPeriod, RuleKind};
 
 impl Parser {
@@ -14,17 +14,14 @@ impl Parser {
             return;
         };
         let value = at.kv.value;
+        let (written, escaped) = self.rule_text(value);
         if !value.is_empty() && !matches!(value[0], b'/' | b'*') {
             self.report(
                 Code::PatternStart,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                format!(
-                    "`{}` does not start with `/` or `*`, so it matches no path",
-                    String::from_utf8_lossy(value)
-                ),
-                Some(format!("write `/{}`", String::from_utf8_lossy(value))),
+                Quote::text(written),
             );
         }
         if let Some(dollar) = value
@@ -37,52 +34,33 @@ impl Parser {
                 at.line,
                 at.kv.value_at + dollar,
                 at.value_span(),
-                "`$` anchors the end only as the last character; here it is a literal `$`".into(),
-                None,
+                Quote::NONE,
             );
         }
-        let written = self.push_text(value);
         let behaviour = self.robots.behaviour;
-        let start = self.robots.arena.len();
-        let (anchored, body) = match value.strip_suffix(b"$") {
-            Some(body) if !behaviour.escape_patterns_only => (true, body),
-            _ => (false, value),
-        };
-        if behaviour.escape_patterns_only {
-            google_escape(body, &mut self.robots.arena);
+        // RFC 9309 reads the final `$` off the value; Google escapes first and then
+        // looks for it.
+        let anchored = if behaviour.escape_patterns_only {
+            self.robots.text(escaped).ends_with(b"$")
         } else {
-            rfc_normalize(body, Role::Pattern, &mut self.robots.arena);
-        }
-        let mut pattern = span_from(start, self.robots.arena.len());
-        // Usually normalising changes nothing: keep one copy, the written one.
-        if self
-            .robots
-            .text(written)
-            .starts_with(self.robots.text(pattern))
-        {
-            self.robots.arena.truncate(start);
-            pattern.start = written.start;
-        }
-        let escaped = pattern;
-        // Google escapes first and then looks for the final `$`.
-        let anchored = anchored
-            || (behaviour.escape_patterns_only && self.robots.text(pattern).ends_with(b"$"));
+            value.ends_with(b"$")
+        };
+        let mut pattern = escaped;
         if behaviour.escape_patterns_only && anchored {
             pattern.len -= 1;
         }
         let inert = value.is_empty() && !behaviour.empty_pattern_matches;
+        if kind == RuleKind::EmbargoAllow {
+            self.embargo_allows.push((group as u32, at.line, at.site()));
+        }
         self.push_rule(
             group,
-            RuleLine {
+            RuleParts {
                 kind,
                 line: at.line,
-                site: at.site(),
                 written,
                 pattern,
                 anchored,
-                star: first_star(self.robots.text(pattern)),
-                mask: byte_mask(self.robots.text(pattern)),
-                pairs: pattern_pairs(self.robots.text(pattern)),
                 inert,
             },
         );
@@ -90,6 +68,43 @@ impl Parser {
         if kind == RuleKind::Allow && behaviour.index_html_allows_dir {
             self.index_html_rule(group, at, written, escaped);
         }
+    }
+
+    /// Stores a rule's value and its pattern text: in RFC 9309 the value normalised
+    /// without a final `$`, in Google the value escaped. Text is shared where it can be:
+    /// a pattern that normalising left alone is (a prefix of) the value itself, and a
+    /// value repeating the one at the same place in the previous group (sites often repeat
+    /// one block for many crawlers) is stored once.
+    fn rule_text(&mut self, value: &[u8]) -> (Span, Span) {
+        let repeated = self.texts.previous.get(self.texts.current.len());
+        let text = match repeated {
+            Some(&(written, escaped)) if self.robots.text(written) == value => (written, escaped),
+            _ => self.store_rule_text(value),
+        };
+        self.texts.current.push(text);
+        text
+    }
+
+    fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span) {
+        let written = self.push_text(value);
+        let start = self.robots.arena.len();
+        if self.robots.behaviour.escape_patterns_only {
+            google_escape(value, &mut self.robots.arena);
+        } else {
+            let body = value.strip_suffix(b"$").unwrap_or(value);
+            rfc_normalize(body, Role::Pattern, &mut self.robots.arena);
+        }
+        let mut escaped = span_from(start, self.robots.arena.len());
+        // Usually normalising changes nothing: keep one copy, the written one.
+        if self
+            .robots
+            .text(written)
+            .starts_with(self.robots.text(escaped))
+        {
+            self.robots.arena.truncate(start);
+            escaped.start = written.start;
+        }
+        (written, escaped)
     }
 
     /// Google: `Allow: /d/index.htm[l]` also allows `/d/` exactly, as the pattern `/d/$`.
@@ -107,22 +122,20 @@ impl Parser {
         };
         self.push_rule(
             group,
-            RuleLine {
+            RuleParts {
                 kind: RuleKind::Allow,
                 line: at.line,
-                site: at.site(),
                 written,
                 pattern,
                 anchored: true,
-                star: first_star(self.robots.text(pattern)),
-                mask: byte_mask(self.robots.text(pattern)),
-                pairs: pattern_pairs(self.robots.text(pattern)),
                 inert: false,
             },
         );
     }
 
-    fn push_rule(&mut self, group: usize, rule: RuleLine) {
+    /// Adds a rule to `group`; the pattern's text is looked up in the arena here.
+    fn push_rule(&mut self, group: usize, parts: RuleParts) {
+        let rule = RuleLine::new(parts, self.robots.text(parts.pattern));
         self.robots.rules.push(rule);
         self.robots.groups[group].rules.end += 1;
     }
@@ -131,15 +144,14 @@ impl Parser {
         let Some(group) = self.group_for_rule(at) else {
             return;
         };
-        let value = String::from_utf8_lossy(at.kv.value).into_owned();
         let Some(period) = EmbargoPeriod::parse(at.kv.value) else {
+            let value = self.push_quote(at.kv.value);
             self.report(
                 Code::InvalidEmbargo,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                format!("Archive-Embargo `{value}` is not w, m or q, so the line is ignored"),
-                Some("use w (7 days), m (31 days) or q (90 days)".into()),
+                Quote::text(value),
             );
             return;
         };
@@ -149,7 +161,13 @@ impl Parser {
             let kept = self.robots.groups[group]
                 .embargo
                 .map_or('?', EmbargoPeriod::letter);
-            self.report(Code::ConflictingEmbargo, at.line, at.kv.value_at, at.value_span(), format!("this group already has another Archive-Embargo; the longest, `{kept}`, applies"), Some("keep one Archive-Embargo line per group".into()));
+            self.report(
+                Code::ConflictingEmbargo,
+                at.line,
+                at.kv.value_at,
+                at.value_span(),
+                Quote::number(u32::from(kept)),
+            );
         }
     }
 }

@@ -1,0 +1,228 @@
+//! What a parsed file keeps of each diagnostic (its code, place and the text it quotes),
+//! and the sentences written from that only when someone asks for them.
+
+use std::borrow::Cow;
+
+use crate::agent::product_token;
+use crate::behaviour::Behaviour;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::directive::{classify, did_you_mean, Spelling};
+use crate::robots::Span;
+use crate::Robots;
+
+/// A diagnostic as a parsed file holds it, in 32 bytes: a file held in a crawler's cache
+/// does not pay for sentences nobody reads.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    pub code: Code,
+    pub line: u32,
+    /// 1-based, in bytes.
+    pub column: u32,
+    /// The byte range in the file.
+    pub start: u32,
+    pub end: u32,
+    pub quote: Quote,
+}
+
+/// What a message quotes: text in the arena, and a number. For two quoted texts (a key
+/// and its value, an agent's token and the whole value) the number is the length of the
+/// first, which starts the text.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Quote {
+    pub text: Span,
+    pub number: u32,
+}
+
+impl Quote {
+    pub const NONE: Quote = Quote {
+        text: Span { start: 0, len: 0 },
+        number: 0,
+    };
+
+    pub fn text(text: Span) -> Quote {
+        Quote { text, number: 0 }
+    }
+
+    pub fn number(number: u32) -> Quote {
+        Quote {
+            text: Span::default(),
+            number,
+        }
+    }
+
+    /// Two texts, `first` bytes of one and then the other.
+    pub fn two(text: Span, first: u32) -> Quote {
+        Quote {
+            text,
+            number: first,
+        }
+    }
+}
+
+impl Robots {
+    /// Writes out a finding as a diagnostic.
+    pub(crate) fn render(&self, finding: &Finding) -> Diagnostic {
+        let (message, suggestion) = self.words(finding);
+        Diagnostic {
+            code: finding.code,
+            line: finding.line,
+            column: finding.column,
+            span: finding.start as usize..finding.end as usize,
+            message,
+            suggestion,
+        }
+    }
+
+    fn words(&self, finding: &Finding) -> (Cow<'static, str>, Option<Cow<'static, str>>) {
+        let quote = finding.quote;
+        let text = self.str(quote.text);
+        // The first of two texts, and the rest.
+        let split = (quote.number as usize).min(text.len());
+        let (first, rest) = text.split_at_checked(split).unwrap_or((text, ""));
+        let fixed = |message: &'static str, suggestion: Option<&'static str>| {
+            (Cow::Borrowed(message), suggestion.map(Cow::Borrowed))
+        };
+        let made = |message: String, suggestion: Option<String>| {
+            (Cow::Owned(message), suggestion.map(Cow::Owned))
+        };
+        match finding.code {
+            Code::ByteOrderMark => fixed(
+                "the file starts with a UTF-8 byte-order mark, which is skipped",
+                Some("save the file as UTF-8 without a byte-order mark"),
+            ),
+            Code::NotUtf8 => made(
+                format!(
+                    "byte 0x{:02X} at offset {} is not UTF-8",
+                    quote.number, finding.start
+                ),
+                Some(
+                    "save the file as UTF-8; crawlers read robots.txt as UTF-8 (RFC 9309 §2.2)"
+                        .into(),
+                ),
+            ),
+            Code::LooksLikeHtml => fixed(
+                "this is an HTML page, not a robots.txt",
+                Some("serve a plain-text robots.txt, or a 404 if you have none"),
+            ),
+            Code::BeyondParseLimit => made(
+                format!(
+                    "{} bytes past the parse limit of {} bytes are ignored, from line {} on",
+                    self.size - self.parsed,
+                    self.options.max_bytes,
+                    finding.line
+                ),
+                Some(
+                    "keep robots.txt under 500 KiB: crawlers stop reading there (RFC 9309 §2.5)"
+                        .into(),
+                ),
+            ),
+            Code::JunkLine => made(
+                format!("`{}` is not a `key: value` line and is ignored", text.trim()),
+                Some(
+                    "write it as `key: value`, or start it with `#` to make it a comment".into(),
+                ),
+            ),
+            Code::MisspeltDirective => {
+                let name = read_as(first, &self.behaviour);
+                made(
+                    format!("`{first}` is read as `{name}`"),
+                    Some(format!("spell it `{name}`")),
+                )
+            }
+            Code::PrefixDirective => self.prefix_words(first),
+            Code::MissingColon => made(
+                format!("no colon after `{first}`; read as `{first}: {rest}`"),
+                Some(format!("write `{first}: …`")),
+            ),
+            Code::RuleBeforeUserAgent => made(
+                format!("`{first}` comes before any user-agent line, so it applies to no crawler"),
+                Some("put a `User-agent: *` line above it".into()),
+            ),
+            Code::UnknownDirective => made(
+                format!(
+                    "`{}` is not a directive crawlers know; the line is kept as a record only",
+                    first.to_ascii_lowercase()
+                ),
+                did_you_mean(first.as_bytes()).map(|n| format!("did you mean `{n}`?")),
+            ),
+            Code::BlankLineBetweenGroups => fixed(
+                "a blank line does not end a group: this user-agent line joins the group above, whose crawlers get the rules below too",
+                Some("remove the blank line if both crawlers share the rules, or give the group above its own rules (e.g. `Allow: /`)"),
+            ),
+            Code::AgentWithVersion => made(
+                format!("only `{first}` of `{text}` names the crawler"),
+                Some(format!("write `User-agent: {first}`")),
+            ),
+            Code::AgentNotRfc9309 => made(
+                format!(
+                    "`{first}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`",
+                    product_token(first.as_bytes(), true)
+                ),
+                None,
+            ),
+            Code::PatternStart => made(
+                format!("`{text}` does not start with `/` or `*`, so it matches no path"),
+                Some(format!("write `/{text}`")),
+            ),
+            Code::DollarInside => fixed(
+                "`$` anchors the end only as the last character; here it is a literal `$`",
+                None,
+            ),
+            Code::InvalidCrawlDelay => made(
+                format!("Crawl-delay `{text}` is not a number of seconds"),
+                Some("write the delay in seconds, e.g. `Crawl-delay: 10`".into()),
+            ),
+            Code::InvalidRequestRate => made(
+                format!("Request-rate `{text}` is not `requests/seconds`"),
+                Some("write e.g. `Request-rate: 1/10s` for one request every ten seconds".into()),
+            ),
+            Code::RelativeSitemap => made(
+                format!("Sitemap `{text}` is not an absolute URL"),
+                Some("write the full URL, e.g. `Sitemap: https://example.com/sitemap.xml`".into()),
+            ),
+            Code::InvalidEmbargo => made(
+                format!("Archive-Embargo `{text}` is not w, m or q, so the line is ignored"),
+                Some("use w (7 days), m (31 days) or q (90 days)".into()),
+            ),
+            Code::ConflictingEmbargo => made(
+                format!(
+                    "this group already has another Archive-Embargo; the longest, `{}`, applies",
+                    char::from_u32(quote.number).unwrap_or('?')
+                ),
+                Some("keep one Archive-Embargo line per group".into()),
+            ),
+            Code::EmbargoAllowWithoutEmbargo => fixed(
+                "Embargo-Allow is ignored: its group has no valid Archive-Embargo",
+                Some("add `Archive-Embargo: w`, `m` or `q` to the group"),
+            ),
+            // Found by `Robots::lint`, which writes its own words; never kept.
+            Code::ShadowedRule => fixed(Code::ShadowedRule.description(), None),
+        }
+    }
+
+    /// A key that only Google reads, by its prefix: read so in the Google profile, and
+    /// ignored in RFC 9309 (where the parser keeps it as a record).
+    fn prefix_words(&self, key: &str) -> (Cow<'static, str>, Option<Cow<'static, str>>) {
+        let google = classify(key.as_bytes(), &self.behaviour).1 == Spelling::Prefix;
+        let name = read_as(
+            key,
+            if google {
+                &self.behaviour
+            } else {
+                &Behaviour::GOOGLE
+            },
+        );
+        let message = if google {
+            format!("`{key}` is read as `{name}` by Google only, because it starts with `{name}`")
+        } else {
+            let key = key.to_ascii_lowercase();
+            format!("`{key}` is ignored under RFC 9309, but Google reads it as `{name}` because it starts with `{name}`")
+        };
+        (message.into(), Some(format!("spell it `{name}`").into()))
+    }
+}
+
+/// The name of the directive `key` is read as under `behaviour`.
+fn read_as(key: &str, behaviour: &Behaviour) -> &'static str {
+    classify(key.as_bytes(), behaviour).0.name()
+}
