@@ -1,7 +1,9 @@
 //! Deciding a URL: pick the agent's groups (RFC 9309 §2.2.1), find the longest matching
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
-use crate::normalize::{rfc_is_normal, rfc_normalize, PathBuf, Role, Sink};
+use crate::normalize::{
+    rfc_is_normal, rfc_normalize, rfc_normalizes_to_itself, PathBuf, Role, Sink,
+};
 use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::url::path_part;
@@ -54,7 +56,11 @@ impl Robots {
     pub(crate) fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut Option<PathBuf>) -> &'p [u8] {
         let part = path_part(url);
         let normalise = !self.behaviour.escape_patterns_only;
-        if !part.needs_slash && (!normalise || rfc_is_normal(part.bytes)) {
+        if !part.needs_slash
+            && (!normalise
+                || rfc_is_normal(part.bytes, Role::Path)
+                || rfc_normalizes_to_itself(part.bytes, Role::Path))
+        {
             return part.bytes;
         }
         let buf = buf.insert(PathBuf::new());
@@ -118,7 +124,7 @@ impl Robots {
     pub(crate) fn rule_view(&self, rule: &RuleLine) -> Rule<'_> {
         Rule {
             kind: rule.kind(),
-            pattern: self.str(rule.written),
+            pattern: self.text(rule.written),
             line: rule.line,
             specificity: rule.specificity(),
         }

@@ -63,6 +63,9 @@ const EMBARGO_ALLOW: (&str, &[&str]) = ("embargo-allow", &[]);
 
 /// Classifies a trimmed key under the given behaviour.
 pub(crate) fn classify(key: &[u8], behaviour: &Behaviour) -> (Directive, Spelling) {
+    if let Some(directive) = spelt_exactly(key) {
+        return (directive, Spelling::Exact);
+    }
     // Google's four directives, by prefix when the profile reads keys that way.
     let google_four = [
         (Directive::UserAgent, USER_AGENT),
@@ -96,6 +99,20 @@ pub(crate) fn classify(key: &[u8], behaviour: &Behaviour) -> (Directive, Spellin
         }
     }
     (Directive::Other, Spelling::Exact)
+}
+
+/// The common case, found by length and one comparison: one of Google's four directives
+/// spelt exactly, which every profile reads.
+fn spelt_exactly(key: &[u8]) -> Option<Directive> {
+    let (directive, name) = match key.len() {
+        5 => (Directive::Allow, ALLOW.0),
+        7 => (Directive::Sitemap, SITEMAP.0),
+        8 => (Directive::Disallow, DISALLOW.0),
+        10 => (Directive::UserAgent, USER_AGENT.0),
+        _ => return None,
+    };
+    key.eq_ignore_ascii_case(name.as_bytes())
+        .then_some(directive)
 }
 
 fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Option<Spelling> {

@@ -50,7 +50,7 @@ fn is_unreserved(b: u8) -> bool {
 
 /// Octets RFC 9309 §2.2.2 wants percent-encoded: non-ASCII, controls and space.
 fn must_escape(b: u8) -> bool {
-    b >= 0x80 || b <= 0x20 || b == 0x7F
+    (b >= 0x7F) | (b <= 0x20)
 }
 
 /// In the query, these and their escapes compare equal. The literal is the canonical
@@ -63,7 +63,7 @@ fn is_query_delimiter(b: u8) -> bool {
 /// Google's escaping of allow/disallow values: octets ≥ 0x80 become `%XX` and existing
 /// escapes get upper-case hex. Nothing else changes.
 pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
-    if !input.iter().any(|&b| b == b'%' || b >= 0x80) {
+    if google_is_escaped(input) {
         out.extend(input);
         return;
     }
@@ -86,6 +86,11 @@ pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
     }
 }
 
+/// Whether `google_escape` surely leaves a value as it is.
+pub(crate) fn google_is_escaped(input: &[u8]) -> bool {
+    none_of(input, |b| (b == b'%') | (b >= 0x80))
+}
+
 /// What is being normalised: the two differ only in `*`, a wildcard in patterns and a
 /// literal in paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +104,7 @@ pub(crate) enum Role {
 /// Whether `b` is a character that RFC 9309 §2.2.3 gives a special meaning in patterns,
 /// and so stands for itself only when percent-encoded (`%2A`, `%24`).
 fn is_special_literal(b: u8, role: Role) -> bool {
-    b == b'$' || (b == b'*' && role == Role::Path)
+    (b == b'$') | ((b == b'*') & (role == Role::Path))
 }
 
 /// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
@@ -107,17 +112,23 @@ fn is_special_literal(b: u8, role: Role) -> bool {
 /// `%24` (RFC 9309 §2.2.3) while its own `*` stays a wildcard.
 pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
     // Most patterns and paths are plain ASCII without escapes: copy them whole.
-    if !input
-        .iter()
-        .any(|&b| b == b'%' || must_escape(b) || is_special_literal(b, role))
-    {
+    if rfc_is_normal(input, role) {
         out.extend(input);
         return;
     }
     let mut in_query = false;
     let mut i = 0;
     while i < input.len() {
-        let b = input[i];
+        // A run of octets that stay as they are, passed on whole.
+        let run = input[i..]
+            .iter()
+            .position(|&b| may_change(b, role) | (b == b'?'))
+            .unwrap_or(input.len() - i);
+        out.extend(&input[i..i + run]);
+        i += run;
+        let Some(&b) = input.get(i) else {
+            break;
+        };
         if b == b'%' {
             if let Some(octet) = escape_at(input, i) {
                 if is_unreserved(octet) || (in_query && is_query_delimiter(octet)) {
@@ -141,12 +152,58 @@ pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
     }
 }
 
-/// Whether `rfc_normalize` surely leaves a path as it is, so that it can be matched
-/// without copying. Any `%` answers no: checking escapes costs as much as normalising.
-pub(crate) fn rfc_is_normal(input: &[u8]) -> bool {
-    !input
-        .iter()
-        .any(|&b| b == b'%' || must_escape(b) || is_special_literal(b, Role::Path))
+/// Whether `rfc_normalize` surely leaves a path or pattern as it is, so that it can be
+/// used without copying. Any `%` answers no: checking escapes costs as much as
+/// normalising.
+pub(crate) fn rfc_is_normal(input: &[u8], role: Role) -> bool {
+    none_of(input, |b| may_change(b, role))
+}
+
+/// Whether normalising may change octet `b`: escapes, octets to escape, special literals.
+fn may_change(b: u8, role: Role) -> bool {
+    must_escape(b) | (b == b'%') | is_special_literal(b, role)
+}
+
+/// Whether no octet of `input` is `flagged`, checked 32 octets at a time without an early
+/// exit inside a block, so that the compiler can compare the block in one go (SIMD). The
+/// last block is padded with `a`, which no caller flags, to be compared the same way.
+pub(crate) fn none_of(input: &[u8], flagged: impl Fn(u8) -> bool) -> bool {
+    let clean = |block: &[u8; 32]| !block.iter().fold(false, |any, &b| any | flagged(b));
+    let mut blocks = input.chunks_exact(32);
+    let mut last = [b'a'; 32];
+    last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+    blocks.all(|block| clean(block.try_into().unwrap_or(&last))) && clean(&last)
+}
+
+/// Whether `rfc_normalize` leaves `input` exactly as it is (escapes already in their
+/// normal form, say), found by normalising into a sink that only compares: no buffer.
+pub(crate) fn rfc_normalizes_to_itself(input: &[u8], role: Role) -> bool {
+    let mut same = Unchanged {
+        input,
+        at: 0,
+        same: true,
+    };
+    rfc_normalize(input, role, &mut same);
+    same.same && same.at == input.len()
+}
+
+/// A sink that compares what it is given with `input`.
+struct Unchanged<'a> {
+    input: &'a [u8],
+    at: usize,
+    same: bool,
+}
+
+impl Sink for Unchanged<'_> {
+    fn push(&mut self, byte: u8) {
+        self.same &= self.input.get(self.at) == Some(&byte);
+        self.at += 1;
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.same &= self.input.get(self.at..self.at + bytes.len()) == Some(bytes);
+        self.at += bytes.len();
+    }
 }
 
 /// A fixed stack buffer that spills to the heap only for unusually long paths, so that
@@ -189,6 +246,16 @@ impl Sink for PathBuf {
             self.heap.push(byte);
         }
     }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if self.heap.is_empty() && end <= Self::STACK {
+            self.stack[self.len..end].copy_from_slice(bytes);
+            self.len = end;
+        } else {
+            bytes.iter().for_each(|&b| self.push(b));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -198,10 +265,34 @@ mod tests {
     fn rfc(s: &[u8]) -> String {
         let mut out = Vec::new();
         rfc_normalize(s, Role::Path, &mut out);
-        if rfc_is_normal(s) {
+        if rfc_is_normal(s, Role::Path) {
             assert_eq!(out, s, "rfc_is_normal is wrong for {s:?}");
         }
+        assert_eq!(
+            rfc_normalizes_to_itself(s, Role::Path),
+            out == s,
+            "rfc_normalizes_to_itself is wrong for {s:?}"
+        );
         String::from_utf8(out).unwrap()
+    }
+
+    proptest::proptest! {
+        /// The no-buffer answer agrees with normalising, on paths and patterns made of
+        /// the octets that matter: escapes, hex digits, `?`, `*`, `$`, space, non-ASCII.
+        #[test]
+        fn normalizes_to_itself_agrees_with_normalising(
+            s in proptest::collection::vec(
+                proptest::sample::select(b"%2fF7eE41a?/*$ \xC3\xA9:@".to_vec()),
+                0..24,
+            )
+        ) {
+            for role in [Role::Path, Role::Pattern] {
+                let mut out = Vec::new();
+                rfc_normalize(&s, role, &mut out);
+                proptest::prop_assert_eq!(rfc_normalizes_to_itself(&s, role), out == s);
+                proptest::prop_assert!(!rfc_is_normal(&s, role) || out == s);
+            }
+        }
     }
 
     fn google(s: &[u8]) -> String {

@@ -239,6 +239,13 @@ impl RuleLine {
     pub fn specificity(&self) -> u32 {
         (self.bits & LENGTH) + u32::from(self.anchored())
     }
+
+    /// The order a group's rules are kept in, as one number: the most specific first,
+    /// allows before disallows, then file order.
+    pub fn rank(&self) -> u64 {
+        let less_specific = u64::from(LENGTH + 1 - self.specificity());
+        less_specific << 33 | u64::from(!self.kind().allows()) << 32 | u64::from(self.line)
+    }
 }
 
 /// A group: consecutive user-agent lines and the rules after them. Its rules are sorted

@@ -41,7 +41,9 @@ impl RuleKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule<'r> {
     pub(crate) kind: RuleKind,
-    pub(crate) pattern: &'r str,
+    /// Stored text, always UTF-8; read as `str` only when asked for, which a crawler
+    /// never does.
+    pub(crate) pattern: &'r [u8],
     pub(crate) line: u32,
     pub(crate) specificity: u32,
 }
@@ -54,7 +56,7 @@ impl<'r> Rule<'r> {
 
     /// The pattern as written (after trimming; invalid UTF-8 replaced by U+FFFD).
     pub fn pattern(&self) -> &'r str {
-        self.pattern
+        std::str::from_utf8(self.pattern).unwrap_or("")
     }
 
     /// The 1-based line of the rule.

@@ -273,17 +273,10 @@ impl Parser {
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
         for group in &self.robots.groups {
-            let range = group.rules.start as usize..group.rules.end as usize;
-            let rank = |r: &RuleLine| {
-                (
-                    std::cmp::Reverse(r.specificity()),
-                    !r.kind().allows(),
-                    r.line,
-                )
-            };
-            let rules = &mut self.robots.rules[range];
-            if !rules.is_sorted_by_key(rank) {
-                rules.sort_unstable_by_key(rank);
+            let rules =
+                &mut self.robots.rules[group.rules.start as usize..group.rules.end as usize];
+            if !rules.is_sorted_by_key(RuleLine::rank) {
+                rules.sort_unstable_by_key(RuleLine::rank);
             }
         }
         // Parsed files are often held by the thousand (a crawler's cache): give back what

@@ -4,7 +4,7 @@
 use super::{span_from, Parser, Place};
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::normalize::{google_escape, rfc_normalize, Role};
+use crate::normalize::{google_escape, google_is_escaped, rfc_is_normal, rfc_normalize, Role};
 use crate::robots::{RuleLine, RuleParts, Span};
 use crate::{EmbargoPeriod, RuleKind};
 
@@ -24,11 +24,7 @@ impl Parser {
                 Quote::text(written),
             );
         }
-        if let Some(dollar) = value
-            .iter()
-            .position(|&b| b == b'$')
-            .filter(|&d| d + 1 < value.len())
-        {
+        if let Some(dollar) = memchr::memchr(b'$', value).filter(|&d| d + 1 < value.len()) {
             self.report(
                 Code::DollarInside,
                 at.line,
@@ -87,15 +83,32 @@ impl Parser {
 
     fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span) {
         let written = self.push_text(value);
-        let start = self.robots.arena.len();
-        if self.robots.behaviour.escape_patterns_only {
-            google_escape(value, &mut self.robots.arena);
+        let google = self.robots.behaviour.escape_patterns_only;
+        let body = if google {
+            value
         } else {
-            let body = value.strip_suffix(b"$").unwrap_or(value);
+            value.strip_suffix(b"$").unwrap_or(value)
+        };
+        // Usually the pattern is the value as written (less its `$`): keep one copy.
+        let unchanged = if google {
+            google_is_escaped(body)
+        } else {
+            rfc_is_normal(body, Role::Pattern)
+        };
+        if unchanged && self.utf8 {
+            let escaped = Span {
+                start: written.start,
+                len: body.len() as u32,
+            };
+            return (written, escaped);
+        }
+        let start = self.robots.arena.len();
+        if google {
+            google_escape(body, &mut self.robots.arena);
+        } else {
             rfc_normalize(body, Role::Pattern, &mut self.robots.arena);
         }
         let mut escaped = span_from(start, self.robots.arena.len());
-        // Usually normalising changes nothing: keep one copy, the written one.
         if self
             .robots
             .text(written)

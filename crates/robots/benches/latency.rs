@@ -1,0 +1,165 @@
+//! What criterion's batch means do not show, over the shared corpus: the distribution of
+//! single-check latency over the 160,160 queries (median, p90, p99, worst), the ten
+//! slowest files, cold start (a file's first check right after its parse against the
+//! same check once warm), and the memory of all 20,000 files parsed and held at once.
+//!
+//! A query's latency is the fastest of [`ROUNDS`] timings (one per pass over all queries)
+//! of [`REPEAT`] back-to-back checks, over [`REPEAT`]: the clock is read twice per timing, so its cost (tens of
+//! nanoseconds) does not blur a ~100 ns answer. Memory is the heap bytes still live
+//! after parsing, counted by `allocation-counter`'s global allocator. Run: `cargo bench -p robots --bench latency`
+//! (`-- google` for the Google profile). Without the shared corpus this prints a notice
+//! and measures nothing.
+
+mod corpus;
+
+use std::collections::{BTreeSet, HashMap};
+use std::hint::black_box;
+use std::time::Instant;
+
+use corpus::Corpus;
+use robots::{Profile, Robots};
+
+const ROUNDS: usize = 5;
+const REPEAT: u32 = 8;
+
+/// The value at quantile `q` of sorted nanoseconds.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The nanoseconds of one check: the fastest of `rounds` timings of `repeat` checks.
+fn time_check(
+    robots: &Robots,
+    agent: &robots::Agent,
+    url: &str,
+    rounds: usize,
+    repeat: u32,
+) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..repeat {
+                black_box(robots.check(agent, black_box(url)).allowed());
+            }
+            start.elapsed().as_nanos() as f64 / f64::from(repeat)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let Some(corpus) = Corpus::load() else {
+        return;
+    };
+    let (profile, name) = if std::env::args().any(|a| a == "google") {
+        (Profile::Google, "google")
+    } else {
+        (Profile::Rfc9309, "rfc9309")
+    };
+    let options = corpus::options(profile);
+    let input: usize = corpus.files.iter().map(|f| f.bytes.len()).sum();
+
+    let mut parsed: Vec<Robots> = Vec::new();
+    let held = allocation_counter::measure(|| {
+        parsed = corpus
+            .files
+            .iter()
+            .map(|f| Robots::parse_with(&f.bytes, options))
+            .collect();
+    })
+    .bytes_current;
+    println!(
+        "memory ({name}): {} files of {input} bytes held parsed in {held} bytes, {:.2}x their size",
+        parsed.len(),
+        held as f64 / input as f64
+    );
+    black_box(&parsed);
+
+    let agents: Vec<_> = corpus
+        .queries
+        .iter()
+        .map(|q| corpus::agent(&q.agent))
+        .collect();
+    // Rounds are whole passes over the queries, so that a slow spell of the machine
+    // (another tenant, a frequency change) spoils one round of a query, not all of them.
+    let mut latency = vec![f64::INFINITY; corpus.queries.len()];
+    for _ in 0..ROUNDS {
+        for ((q, agent), best) in corpus.queries.iter().zip(&agents).zip(&mut latency) {
+            *best = best.min(time_check(&parsed[q.file], agent, &q.url, 1, REPEAT));
+        }
+    }
+    let mut sorted = latency.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!(
+        "check latency ({name}, {} queries, ns): median {:.0}, p90 {:.0}, p99 {:.0}, worst {:.0}",
+        sorted.len(),
+        quantile(&sorted, 0.5),
+        quantile(&sorted, 0.9),
+        quantile(&sorted, 0.99),
+        sorted[sorted.len() - 1]
+    );
+
+    // The slowest query of each file, slowest files first.
+    let mut slowest: HashMap<usize, (f64, usize)> = HashMap::new();
+    for (i, q) in corpus.queries.iter().enumerate() {
+        let slot = slowest.entry(q.file).or_insert((0.0, i));
+        if latency[i] > slot.0 {
+            *slot = (latency[i], i);
+        }
+    }
+    let mut worst: Vec<(f64, usize)> = slowest.into_values().collect();
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("ten slowest files by their slowest query:");
+    for &(ns, i) in worst.iter().take(10) {
+        let q = &corpus.queries[i];
+        let robots = &parsed[q.file];
+        let rules: usize = robots.groups().map(|g| g.rules().count()).sum();
+        let wildcard = robots
+            .groups()
+            .flat_map(|g| g.rules())
+            .filter(|r| r.pattern().contains('*'))
+            .count();
+        let url: String = q.url.chars().take(70).collect();
+        println!(
+            "  {} {:>6.0} ns  {:>7} bytes  {rules:>5} rules ({wildcard} wildcard)  {url}",
+            corpus.files[q.file].name,
+            ns,
+            corpus.files[q.file].bytes.len()
+        );
+    }
+
+    // Cold start: each queried file's first check right after its parse, and then, once
+    // every file has been checked, the same check again. Both are single checks right after
+    // work on other data, timed alike: what differs is only whether the file had been
+    // checked before, which a lazily built cache would show.
+    let mut seen = BTreeSet::new();
+    let firsts: Vec<(&corpus::Query, &robots::Agent)> = corpus
+        .queries
+        .iter()
+        .zip(&agents)
+        .filter(|(q, _)| seen.insert(q.file))
+        .collect();
+    let mut first = Vec::new();
+    let fresh: Vec<Robots> = firsts
+        .iter()
+        .map(|(q, agent)| {
+            let robots = Robots::parse_with(&corpus.files[q.file].bytes, options);
+            first.push(time_check(&robots, agent, &q.url, 1, 1));
+            robots
+        })
+        .collect();
+    let mut again: Vec<f64> = firsts
+        .iter()
+        .zip(&fresh)
+        .map(|((q, agent), robots)| time_check(robots, agent, &q.url, 1, 1))
+        .collect();
+    first.sort_by(f64::total_cmp);
+    again.sort_by(f64::total_cmp);
+    println!(
+        "cold start ({name}, {} files, single checks, clock included, ns): first check after its parse median {:.0} (p90 {:.0}); the same check once all were checked median {:.0} (p90 {:.0})",
+        first.len(),
+        quantile(&first, 0.5),
+        quantile(&first, 0.9),
+        quantile(&again, 0.5),
+        quantile(&again, 0.9)
+    );
+}
