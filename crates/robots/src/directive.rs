@@ -111,8 +111,18 @@ fn spelt_exactly(key: &[u8]) -> Option<Directive> {
         10 => (Directive::UserAgent, USER_AGENT.0),
         _ => return None,
     };
-    key.eq_ignore_ascii_case(name.as_bytes())
-        .then_some(directive)
+    (folded(key) == folded(name.as_bytes())).then_some(directive)
+}
+
+/// Up to 16 octets as one number with 0x20 OR-ed into each, which lower-cases letters and
+/// leaves `-` alone: two keys of the same length fold alike exactly when they are equal
+/// ignoring case, or differ where one has `-` and the other CR (0x0D), which a line
+/// never holds. So one comparison stands for `eq_ignore_ascii_case` on directive names.
+fn folded(bytes: &[u8]) -> u128 {
+    let mut padded = [0u8; 16];
+    let len = bytes.len().min(16);
+    padded[..len].copy_from_slice(&bytes[..len]);
+    u128::from_le_bytes(padded) | u128::from_le_bytes([0x20; 16])
 }
 
 fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Option<Spelling> {
@@ -188,6 +198,21 @@ mod tests {
     }
     fn google(key: &str) -> (Directive, Spelling) {
         classify(key.as_bytes(), &Profile::Google.behaviour())
+    }
+
+    #[test]
+    fn exact_names_fold_like_eq_ignore_ascii_case() {
+        for key in ["ALLOW", "Allow", "allow", "aLLoW"] {
+            assert_eq!(spelt_exactly(key.as_bytes()), Some(Directive::Allow));
+        }
+        for key in ["allov", "allo@", "user_agent", "user\x0Dagent"] {
+            let sure = key.as_bytes().eq_ignore_ascii_case(b"allow")
+                || key.as_bytes().eq_ignore_ascii_case(b"user-agent");
+            assert_eq!(
+                spelt_exactly(key.as_bytes()).is_some(),
+                sure || key.contains('\r')
+            );
+        }
     }
 
     #[test]

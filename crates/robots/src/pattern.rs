@@ -122,33 +122,42 @@ fn pair_hash(a: u8, b: u8) -> u16 {
     ((h >> (32 - PAIR_BITS)) as u16).max(1)
 }
 
-/// How rare an octet is in URLs, roughly: pairs with rare octets rule out more paths.
-fn rarity(b: u8) -> u8 {
-    match b {
-        b'/' => 0,
-        b'a'..=b'z' => 1,
-        b'0'..=b'9' | b'A'..=b'Z' => 2,
-        _ => 3,
+/// How rare an octet is in URLs, roughly, plus one: pairs with rare octets rule out more
+/// paths. `*` is 0: pairs never straddle a wildcard.
+static RARITY: [u8; 256] = {
+    let mut table = [4u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b'*' => 0,
+            b'/' => 1,
+            b'a'..=b'z' => 2,
+            b'0'..=b'9' | b'A'..=b'Z' => 3,
+            _ => 4,
+        };
+        b += 1;
     }
-}
+    table
+};
 
 /// The [`PAIRS`] rarest octet pairs inside the literal segments of a wildcard pattern,
-/// hashed, for [`PairSet::contains_all`]. A long path saturates the byte mask; pairs
-/// still tell.
+/// hashed, for [`PairSet::contains_all`]; of equally rare pairs, the later ones, since
+/// patterns that differ at all tend to differ towards their end. A long path saturates
+/// the byte mask; pairs still tell.
 fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     let mut best = [(0u8, NO_PAIR); PAIRS];
     // The slot to replace next: the one holding the commonest pair kept so far.
     let mut weakest = 0;
-    for w in pattern.windows(2).filter(|w| w[0] != b'*' && w[1] != b'*') {
-        let score = rarity(w[0]) + rarity(w[1]) + 1;
-        if score <= best[weakest].0 {
+    for w in pattern.windows(2) {
+        let (a, b) = (RARITY[usize::from(w[0])], RARITY[usize::from(w[1])]);
+        if a == 0 || b == 0 || a + b < best[weakest].0 {
             continue;
         }
         let hash = pair_hash(w[0], w[1]);
         if best.iter().any(|&(_, h)| h == hash) {
             continue;
         }
-        best[weakest] = (score, hash);
+        best[weakest] = (a + b, hash);
         weakest = (0..PAIRS).min_by_key(|&i| best[i].0).unwrap_or(0);
     }
     best.map(|(_, hash)| hash)

@@ -138,7 +138,7 @@ pub(crate) struct Site {
 /// changed it) follows the written value in the arena; `APART` says which. A pattern's
 /// length fits in [`LENGTH_BITS`] because parsing stops at [`MAX_PARSE_LIMIT`] and
 /// normalising at most triples a value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct RuleLine {
     pub filter: Filter,
     /// The value as written.
@@ -241,10 +241,11 @@ impl RuleLine {
     }
 
     /// The order a group's rules are kept in, as one number: the most specific first,
-    /// allows before disallows, then file order.
-    pub fn rank(&self) -> u64 {
+    /// allows before disallows, then file order, which `place` (the rule's index among
+    /// its group's rules as written) gives and the low 32 bits keep.
+    pub fn rank(&self, place: u32) -> u64 {
         let less_specific = u64::from(LENGTH + 1 - self.specificity());
-        less_specific << 33 | u64::from(!self.kind().allows()) << 32 | u64::from(self.line)
+        less_specific << 33 | u64::from(!self.kind().allows()) << 32 | u64::from(place)
     }
 }
 

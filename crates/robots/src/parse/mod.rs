@@ -6,7 +6,7 @@ use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
-use crate::robots::{RuleLine, Site, Span};
+use crate::robots::{Site, Span};
 use crate::{Options, Robots, RuleKind};
 
 mod agents;
@@ -272,12 +272,20 @@ impl Parser {
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
+        // Numbers sort fast, so each rule's rank is sorted and the rules follow it.
+        let (mut ranks, mut sorted) = (Vec::new(), Vec::new());
         for group in &self.robots.groups {
             let rules =
                 &mut self.robots.rules[group.rules.start as usize..group.rules.end as usize];
-            if !rules.is_sorted_by_key(RuleLine::rank) {
-                rules.sort_unstable_by_key(RuleLine::rank);
+            ranks.clear();
+            ranks.extend(rules.iter().zip(0..).map(|(rule, place)| rule.rank(place)));
+            if ranks.is_sorted() {
+                continue;
             }
+            ranks.sort_unstable();
+            sorted.clear();
+            sorted.extend(ranks.iter().map(|&rank| rules[rank as u32 as usize]));
+            rules.copy_from_slice(&sorted);
         }
         // Parsed files are often held by the thousand (a crawler's cache): give back what
         // the vectors grew into but did not use.
