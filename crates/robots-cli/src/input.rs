@@ -35,7 +35,8 @@ pub struct ReadingArgs {
     #[arg(long)]
     pub embargo: bool,
 
-    /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5).
+    /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than
+    /// 16777216, the most ever parsed, is taken as that).
     #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT)]
     pub max_bytes: usize,
 }

@@ -1,11 +1,9 @@
 //! Deciding a URL: pick the agent's groups (RFC 9309 §2.2.1), find the longest matching
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
-use crate::normalize::{
-    rfc_is_normal, rfc_normalize, rfc_normalizes_to_itself, PathBuf, Role, Sink,
-};
+use crate::normalize::{rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
-use crate::robots::{GroupData, RuleLine};
+use crate::robots::{name_bit, GroupData, RuleLine};
 use crate::url::path_part;
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
 
@@ -45,34 +43,21 @@ impl Robots {
 
     /// [`Robots::check`] for a URL given as bytes.
     pub fn check_bytes(&self, agent: &Agent, url: &[u8]) -> Verdict<'_> {
-        let mut buf = None;
-        let path = self.match_path(url, &mut buf);
+        let mut bufs = PathBufs::default();
+        let path = self.match_path(url, &mut bufs);
         self.decide(agent, path)
     }
 
     /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
     /// profile. Copies into `buf` only when something changes (and only then pays for
     /// setting up the buffer).
-    pub(crate) fn match_path<'p>(&self, url: &'p [u8], buf: &'p mut Option<PathBuf>) -> &'p [u8] {
+    pub(crate) fn match_path<'p>(&self, url: &'p [u8], bufs: &'p mut PathBufs) -> &'p [u8] {
         let part = path_part(url);
         let normalise = !self.behaviour.escape_patterns_only;
-        if !part.needs_slash
-            && (!normalise
-                || rfc_is_normal(part.bytes, Role::Path)
-                || rfc_normalizes_to_itself(part.bytes, Role::Path))
-        {
+        if !part.needs_slash && (!normalise || rfc_is_normal(part.bytes, Role::Path)) {
             return part.bytes;
         }
-        let buf = buf.insert(PathBuf::new());
-        if part.needs_slash {
-            buf.push(b'/');
-        }
-        if normalise {
-            rfc_normalize(part.bytes, Role::Path, buf);
-        } else {
-            part.bytes.iter().for_each(|&b| buf.push(b));
-        }
-        buf.as_bytes()
+        bufs.path(part.needs_slash, part.bytes, normalise)
     }
 
     fn decide(&self, agent: &Agent, path: &[u8]) -> Verdict<'_> {
@@ -144,9 +129,12 @@ impl Robots {
         Selection,
         impl Iterator<Item = (usize, &'s GroupData)> + Clone + 's,
     ) {
+        let bit = name_bit(self.compared_name(agent));
         let named = move |g: &GroupData| {
-            self.group_agents(g)
-                .any(|a| !a.global() && self.names(a.token(), agent))
+            g.names & bit != 0
+                && self
+                    .group_agents(g)
+                    .any(|a| !a.global() && self.names(a.token(), agent))
         };
         let global = |g: &GroupData| g.global;
         let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
@@ -194,10 +182,17 @@ impl Robots {
     /// tokens, and an empty token names nobody.
     fn names(&self, token: crate::robots::Span, agent: &Agent) -> bool {
         let token = self.text(token);
+        (self.behaviour.alpha_agent_tokens || !token.is_empty())
+            && token.eq_ignore_ascii_case(self.compared_name(agent))
+    }
+
+    /// What user-agent lines are compared with: the name as given (Google) or the
+    /// product token (RFC 9309).
+    fn compared_name<'a>(&self, agent: &'a Agent) -> &'a [u8] {
         if self.behaviour.alpha_agent_tokens {
-            token.eq_ignore_ascii_case(agent.name().as_bytes())
+            agent.name().as_bytes()
         } else {
-            !token.is_empty() && token.eq_ignore_ascii_case(agent.token().as_bytes())
+            agent.token().as_bytes()
         }
     }
 

@@ -103,8 +103,8 @@ impl Robots {
     /// [`Robots::check`]'s.
     pub fn explain(&self, agent: &Agent, url: &str) -> Explanation<'_> {
         let verdict = self.check(agent, url);
-        let mut buf = None;
-        let path = self.match_path(url.as_bytes(), &mut buf);
+        let mut bufs = crate::normalize::PathBufs::default();
+        let path = self.match_path(url.as_bytes(), &mut bufs);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
         let has_embargo_allow = rules().any(|r| r.kind() == RuleKind::EmbargoAllow);

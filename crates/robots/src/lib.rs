@@ -30,11 +30,23 @@
 //!   at LF, CR or CRLF; `#` starts a comment; keys are case-insensitive; blank lines do
 //!   not end groups. A line with no colon but exactly two words is read as `key value`.
 //! - Only the first [`Options::max_bytes`] bytes (default and minimum 512,000, RFC 9309
-//!   §2.5) are parsed, cut back to the last whole line; the rest is reported.
+//!   §2.5; at most [`MAX_PARSE_LIMIT`], 16 MiB) are parsed, cut back to the last whole
+//!   line; the rest is reported.
 //! - A group is one or more user-agent lines and the rules after them; a user-agent line
 //!   after a rule starts a new group. Other records (sitemap, crawl-delay, unknown keys)
 //!   never end a group (RFC 9309 §2.2.4). Rules before any user-agent line are ignored.
 //! - Everything skipped, guessed or ignored is a [`Diagnostic`] with a stable [`Code`].
+//!   A parsed file keeps only each finding's code, place and quoted text, and writes the
+//!   sentences when [`Robots::diagnostics`] asks; [`Robots::lint`] takes the source text
+//!   again to place what it finds, since a parsed file keeps no byte offsets for rules.
+//!
+//! # Layout
+//! A crawler holds thousands of parsed files, so a [`Robots`] is a few flat vectors and one
+//! text arena: 24 bytes per rule (a 64-bit octet filter, the written value's span, the
+//! pattern's length and flags in one word, the line), 16 per user-agent line, 24 per group
+//! and per other record. A pattern that normalising leaves alone is its written value;
+//! a block of rules repeated for the next group shares its text. The 20,000-file corpus
+//! held at once takes 1.42 times its size (`cargo bench -p robots --bench latency`).
 //!
 //! # Matching (RFC 9309 profile)
 //! - The groups naming the agent's product token (ASCII case-insensitive) are merged; if

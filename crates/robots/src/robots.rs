@@ -259,9 +259,26 @@ pub(crate) struct GroupData {
     pub global: bool,
     /// The longest valid Archive-Embargo period in the group.
     pub embargo: Option<EmbargoPeriod>,
+    /// The [`name_bit`]s of the names its user-agent lines give: a check passes over a
+    /// group that cannot name its agent without reading a name.
+    pub names: u16,
     /// Where the group's crawl-delay and request-rate are in `Robots::pacing`, if it has
     /// either ([`NO_PACING`] if not): few groups do, so they are kept apart.
     pub pacing: u32,
+}
+
+/// One of 16 bits for a crawler name, from its length and its first and last letters,
+/// ignoring ASCII case as names are compared: equal names give the same bit.
+pub(crate) fn name_bit(name: &[u8]) -> u16 {
+    let (first, last) = match name {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    let mix = name.len() * 7
+        + usize::from(first.to_ascii_lowercase()) * 3
+        + usize::from(last.to_ascii_lowercase());
+    1 << (mix % 16)
 }
 
 /// The `pacing` of a group without crawl-delay or request-rate.
@@ -274,6 +291,7 @@ impl Default for GroupData {
             rules: 0..0,
             global: false,
             embargo: None,
+            names: 0,
             pacing: NO_PACING,
         }
     }

@@ -9,6 +9,16 @@ pub(crate) struct PathPart<'a> {
     pub bytes: &'a [u8],
 }
 
+/// The octets that can end a URL's authority: `/`, `?`, `;` and `#`, by table.
+static PATH_START: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'/' as usize] = true;
+    table[b'?' as usize] = true;
+    table[b';' as usize] = true;
+    table[b'#' as usize] = true;
+    table
+};
+
 /// Finds the path of an absolute URL (`https://host/p?q#f`), a network-path reference
 /// (`//host/p`) or a path (`/p?q`). An empty path is `/`; the fragment is dropped.
 pub(crate) fn path_part(url: &[u8]) -> PathPart<'_> {
@@ -17,10 +27,11 @@ pub(crate) fn path_part(url: &[u8]) -> PathPart<'_> {
         bytes: b"/",
     };
     let search_start = if url.starts_with(b"//") { 2 } else { 0 };
+    // The first path character, or a `#` that comes before any.
     let find_path = |from: usize| {
         url[from..]
             .iter()
-            .position(|b| matches!(b, b'/' | b'?' | b';'))
+            .position(|&b| PATH_START[usize::from(b)])
             .map(|i| i + from)
     };
     let early_path = find_path(search_start);
@@ -31,14 +42,11 @@ pub(crate) fn path_part(url: &[u8]) -> PathPart<'_> {
         Some(e) if e > search_start && url[e - 1] == b':' && url[e..].starts_with(b"//") => e + 2,
         _ => search_start,
     };
-    let Some(path_start) = find_path(authority_start) else {
+    // No path, or a fragment before it: the path is empty.
+    let Some(path_start) = find_path(authority_start).filter(|&p| url[p] != b'#') else {
         return ROOT;
     };
-    let hash = memchr::memchr(b'#', &url[search_start..]).map(|i| i + search_start);
-    if hash.is_some_and(|h| h < path_start) {
-        return ROOT;
-    }
-    let path_end = hash.unwrap_or(url.len());
+    let path_end = memchr::memchr(b'#', &url[path_start..]).map_or(url.len(), |h| path_start + h);
     PathPart {
         needs_slash: url[path_start] != b'/',
         bytes: &url[path_start..path_end],

@@ -5,7 +5,7 @@ use super::{Parser, Place};
 use crate::agent::product_token;
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::robots::{AgentLine, GroupData};
+use crate::robots::{name_bit, AgentLine, GroupData};
 
 impl Parser {
     /// Opens a group unless the current one is still collecting user-agent lines; returns
@@ -51,8 +51,11 @@ impl Parser {
         let agent = AgentLine::new(value_span, token_len, global, at.line);
         let token = agent.token();
         self.robots.agents.push(agent);
-        self.robots.groups[group].agents.end += 1;
-        self.robots.groups[group].global |= global;
+        let names = name_bit(self.robots.text(token));
+        let data = &mut self.robots.groups[group];
+        data.agents.end += 1;
+        data.global |= global;
+        data.names |= names;
 
         if global {
             return;
