@@ -1,6 +1,7 @@
 //! Fuzz target `parse_check`: arbitrary bytes become a robots.txt body, a crawler name, a
 //! URL and a choice of agent constructor; the body is parsed with both profiles, checked,
-//! and everything the parse exposes (diagnostics, records, sitemaps, groups) is read back,
+//! explained and linted, and everything the parse exposes (diagnostics written out,
+//! records, sitemaps, groups) is read back,
 //! asserting the invariants that hold for any input.
 //!
 //! Input layout: `[flags][agent length][url length][agent][url][body…]`, lengths taken
@@ -88,12 +89,18 @@ fn exercise(robots: &Robots, body: &[u8], agent: &Agent, url: &[u8], profile: Pr
     if verdict.allowed() && agent.honours_embargo() && profile == Profile::Rfc9309 {
         assert_eq!(verdict.embargo(), chosen.embargo());
     }
-    // A UTF-8 URL gives the same verdict as a string as it does as bytes.
+    // A UTF-8 URL gives the same verdict as a string as it does as bytes, and its
+    // explanation carries that verdict.
     if let Ok(text) = std::str::from_utf8(url) {
         assert_eq!(robots.check(agent, text), verdict);
+        assert_eq!(robots.explain(agent, text).verdict, verdict);
     }
 
-    for d in robots.diagnostics() {
+    // Lint adds to the parser's diagnostics, and places what it adds in the source.
+    let parsed = robots.diagnostics();
+    let linted = robots.lint(body);
+    assert!(linted.len() >= parsed.len());
+    for d in &linted {
         assert!(
             d.line >= 1 && d.line <= lines.max(1),
             "diagnostic {:?} on line {} of {lines}",
