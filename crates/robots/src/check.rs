@@ -49,8 +49,8 @@ impl Robots {
     }
 
     /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
-    /// profile. Copies into `buf` only when something changes (and only then pays for
-    /// setting up the buffer).
+    /// profile. Copies into one of `bufs` only when something changes (and only then pays
+    /// for setting up a buffer, sized for the path).
     pub(crate) fn match_path<'p>(&self, url: &'p [u8], bufs: &'p mut PathBufs) -> &'p [u8] {
         let part = path_part(url);
         let normalise = !self.behaviour.escape_patterns_only;
