@@ -170,7 +170,9 @@ fn may_change(b: u8, role: Role) -> bool {
 pub(crate) fn none_of(input: &[u8], flagged: impl Fn(u8) -> bool) -> bool {
     let clean = |block: &[u8; 32]| !block.iter().fold(false, |any, &b| any | flagged(b));
     let mut blocks = input.chunks_exact(32);
-    let full = blocks.by_ref().all(|block| block.try_into().is_ok_and(clean));
+    let full = blocks
+        .by_ref()
+        .all(|block| block.try_into().is_ok_and(clean));
     let mut last = [b'a'; 32];
     last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
     full && clean(&last)
