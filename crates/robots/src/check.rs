@@ -1,10 +1,10 @@
 //! Deciding a URL: pick the agent's groups (RFC 9309 §2.2.1), find the longest matching
 //! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
 
-use crate::normalize::{rfc_is_normal, PathBufs, Role};
+use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{name_bit, GroupData, RuleLine};
-use crate::url::path_part;
+use crate::url::{from_path, without_fragment};
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
 
 /// How many chosen groups a check remembers while it decides.
@@ -52,12 +52,25 @@ impl Robots {
     /// profile. Copies into one of `bufs` only when something changes (and only then pays
     /// for setting up a buffer, sized for the path).
     pub(crate) fn match_path<'p>(&self, url: &'p [u8], bufs: &'p mut PathBufs) -> &'p [u8] {
-        let part = path_part(url);
+        let Some(rest) = from_path(url) else {
+            return b"/";
+        };
         let normalise = !self.behaviour.escape_patterns_only;
-        if !part.needs_slash && (!normalise || rfc_is_normal(part.bytes, Role::Path)) {
-            return part.bytes;
+        let needs_slash = rest[0] != b'/';
+        // The usual URL, found in one pass: a path without fragment that normalising
+        // leaves alone.
+        if !needs_slash
+            && none_of(rest, |b| {
+                (b == b'#') | (normalise & may_change(b, Role::Path))
+            })
+        {
+            return rest;
         }
-        bufs.path(part.needs_slash, part.bytes, normalise)
+        let path = without_fragment(rest);
+        if !needs_slash && (!normalise || rfc_is_normal(path, Role::Path)) {
+            return path;
+        }
+        bufs.path(needs_slash, path, normalise)
     }
 
     fn decide(&self, agent: &Agent, path: &[u8]) -> Verdict<'_> {

@@ -160,7 +160,7 @@ pub(crate) fn rfc_is_normal(input: &[u8], role: Role) -> bool {
 }
 
 /// Whether normalising may change octet `b`: escapes, octets to escape, special literals.
-fn may_change(b: u8, role: Role) -> bool {
+pub(crate) fn may_change(b: u8, role: Role) -> bool {
     must_escape(b) | (b == b'%') | is_special_literal(b, role)
 }
 
