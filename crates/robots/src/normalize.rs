@@ -49,7 +49,7 @@ fn is_unreserved(b: u8) -> bool {
 }
 
 /// Octets RFC 9309 §2.2.2 wants percent-encoded: non-ASCII, controls and space.
-fn must_escape(b: u8) -> bool {
+const fn must_escape(b: u8) -> bool {
     (b >= 0x7F) | (b <= 0x20)
 }
 
@@ -103,8 +103,8 @@ pub(crate) enum Role {
 
 /// Whether `b` is a character that RFC 9309 §2.2.3 gives a special meaning in patterns,
 /// and so stands for itself only when percent-encoded (`%2A`, `%24`).
-fn is_special_literal(b: u8, role: Role) -> bool {
-    (b == b'$') | ((b == b'*') & (role == Role::Path))
+const fn is_special_literal(b: u8, role: Role) -> bool {
+    (b == b'$') | ((b == b'*') & matches!(role, Role::Path))
 }
 
 /// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
@@ -120,9 +120,13 @@ pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
     let mut i = 0;
     while i < input.len() {
         // A run of octets that stay as they are, passed on whole.
+        let run_ends = match role {
+            Role::Pattern => &RUN_ENDS[0],
+            Role::Path => &RUN_ENDS[1],
+        };
         let run = input[i..]
             .iter()
-            .position(|&b| may_change(b, role) | (b == b'?'))
+            .position(|&b| run_ends[usize::from(b)])
             .unwrap_or(input.len() - i);
         out.extend(&input[i..i + run]);
         i += run;
@@ -160,9 +164,24 @@ pub(crate) fn rfc_is_normal(input: &[u8], role: Role) -> bool {
 }
 
 /// Whether normalising may change octet `b`: escapes, octets to escape, special literals.
-pub(crate) fn may_change(b: u8, role: Role) -> bool {
+pub(crate) const fn may_change(b: u8, role: Role) -> bool {
     must_escape(b) | (b == b'%') | is_special_literal(b, role)
 }
+
+/// Where a run of octets that normalising passes on whole ends, per role (patterns,
+/// paths): at an octet it may change, or at the `?` that starts the query. A table, since
+/// runs are scanned one octet at a time.
+static RUN_ENDS: [[bool; 256]; 2] = {
+    let mut table = [[false; 256]; 2];
+    let mut b = 0;
+    while b < 256 {
+        let octet = b as u8;
+        table[0][b] = may_change(octet, Role::Pattern) | (octet == b'?');
+        table[1][b] = may_change(octet, Role::Path) | (octet == b'?');
+        b += 1;
+    }
+    table
+};
 
 /// Whether no octet of `input` is `flagged`, checked 32 octets at a time without an early
 /// exit inside a block, so that the compiler can compare the block in one go (SIMD). The
@@ -208,7 +227,14 @@ impl<const N: usize> PathBuf<N> {
 
 impl<const N: usize> Sink for PathBuf<N> {
     fn push(&mut self, byte: u8) {
-        self.extend(&[byte]);
+        // One octet at a time is how escapes are written: no copy call for it.
+        match self.stack.get_mut(self.len) {
+            Some(slot) if self.heap.is_empty() => {
+                *slot = byte;
+                self.len += 1;
+            }
+            _ => self.extend(&[byte]),
+        }
     }
 
     fn extend(&mut self, bytes: &[u8]) {
