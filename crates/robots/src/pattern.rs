@@ -47,17 +47,9 @@ pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8
 /// wildcards left out. A pattern can only match a path whose mask covers its own, so
 /// one AND rules out most patterns before any comparison.
 pub(crate) fn byte_mask(bytes: &[u8]) -> u64 {
-    // Four running masks, so that each OR need not wait for the one before.
-    let bit = |b: u8| OCTET_BIT[usize::from(b)];
-    let mut quads = bytes.chunks_exact(4);
-    let mut masks = [0u64; 4];
-    for quad in &mut quads {
-        for (mask, &b) in masks.iter_mut().zip(quad) {
-            *mask |= bit(b);
-        }
-    }
-    let rest = quads.remainder().iter().fold(0, |mask, &b| mask | bit(b));
-    masks.iter().fold(rest, |all, m| all | m)
+    bytes
+        .iter()
+        .fold(0, |mask, &b| mask | OCTET_BIT[usize::from(b)])
 }
 
 /// Each octet's bit in a [`byte_mask`] (none for `*`), looked up rather than shifted:
