@@ -20,6 +20,14 @@ fn agent() -> Agent {
     Agent::new("TestBot").unwrap()
 }
 
+/// A first lookup of the server's robots.txt, on a fresh fetcher.
+async fn look_up(server: &Server) -> robots_fetch::Answer {
+    fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap()
+}
+
 fn allowed(answer: &robots_fetch::Answer, url: &str) -> bool {
     answer.decide(&agent(), url).allowed()
 }
@@ -57,10 +65,7 @@ async fn status_200_gzip_is_decoded() {
     let body = gz.finish().unwrap();
     let server =
         Server::start(move |_| Reply::ok(body.clone()).header("Content-Encoding", "gzip")).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(answer.source(), &Source::Fetched);
     assert!(!allowed(&answer, "/private"));
     assert_eq!(answer.body().unwrap().read, ROBOTS.len());
@@ -80,10 +85,7 @@ async fn status_200_brotli_is_decoded() {
     }
     let server =
         Server::start(move |_| Reply::ok(body.clone()).header("Content-Encoding", "br")).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert!(!allowed(&answer, "/private"));
     assert!(allowed(&answer, "/public"));
 }
@@ -132,10 +134,7 @@ async fn redirect_chain(n: usize) -> Server {
 #[tokio::test]
 async fn five_redirects_are_followed() {
     let server = redirect_chain(5).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(answer.source(), &Source::Fetched);
     assert_eq!(answer.chain().len(), 6);
     assert_eq!(answer.chain()[5].url().path(), "/r5");
@@ -145,10 +144,7 @@ async fn five_redirects_are_followed() {
 #[tokio::test]
 async fn six_redirects_are_unavailable() {
     let server = redirect_chain(6).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(
         answer.source(),
         &Source::Unavailable(Unavailable::TooManyRedirects { limit: 5 })
@@ -166,10 +162,7 @@ async fn a_redirect_loop_is_unavailable() {
         _ => Reply::redirect(301, "/robots.txt"),
     })
     .await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert!(
         matches!(answer.source(), Source::Unavailable(Unavailable::RedirectLoop { url }) if url.path() == "/robots.txt"),
         "{:?}",
@@ -181,10 +174,7 @@ async fn a_redirect_loop_is_unavailable() {
 
 async fn unavailable_status(status: u16) {
     let server = Server::start(move |_| Reply::status(status).body("not here")).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(
         answer.source(),
         &Source::Unavailable(Unavailable::Status(status))
@@ -232,10 +222,7 @@ async fn status_429_can_be_unreachable() {
 
 async fn unreachable_status(status: u16) {
     let server = Server::start(move |_| Reply::status(status)).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(
         answer.source(),
         &Source::Unreachable {
@@ -331,10 +318,7 @@ async fn a_trickling_body_is_read_to_the_end_within_the_timeout() {
         every: Duration::from_millis(30),
     })
     .await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(answer.source(), &Source::Fetched);
     assert_eq!(answer.body().unwrap().read, 8 * 30);
     assert!(!allowed(&answer, "/slow"));
@@ -370,10 +354,7 @@ async fn a_non_utf8_body_is_parsed_as_bytes() {
     // Latin-1 `é` (0xE9) in a rule, and a line of invalid UTF-8 before another rule.
     let body = b"User-agent: *\nDisallow: /caf\xe9\n\xff\xfe garbage\nDisallow: /after\n".to_vec();
     let server = Server::start(move |_| Reply::ok(body.clone())).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(answer.source(), &Source::Fetched);
     assert!(!allowed(&answer, "/caf%E9"));
     assert!(!allowed(&answer, "/after"));
@@ -410,10 +391,7 @@ async fn a_body_cut_short_is_unreachable_not_half_parsed() {
         )
     })
     .await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert!(
         matches!(
             answer.source(),
@@ -435,10 +413,7 @@ async fn a_redirect_without_a_usable_location_is_unavailable() {
         _ => Reply::redirect(301, "ftp://files.test/robots.txt"),
     })
     .await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = look_up(&server).await;
     assert_eq!(
         answer.source(),
         &Source::Unavailable(Unavailable::BadRedirect {
