@@ -81,21 +81,9 @@ fn main() {
             }
         })
     });
-    group.bench_function("robotstxt", |b| {
-        b.iter(|| {
-            for q in &fair {
-                let text = &corpus.files[q.file].text;
-                black_box(corpus::robotstxt_allowed(text, &q.agent, black_box(&q.url)));
-            }
-        })
-    });
+    corpus::bench_robotstxt(&mut group, &corpus, &fair);
     group.finish();
 
-    if !excluded.is_empty() {
-        let mut group = c.benchmark_group("check-all-queries");
-        let everything: Vec<&Query> = corpus.queries.iter().collect();
-        ours(&mut group, &corpus, &everything);
-        group.finish();
-    }
+    corpus::all_queries(&mut c, "check-all-queries", &corpus, &excluded, ours);
     c.final_summary();
 }

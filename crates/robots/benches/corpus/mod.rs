@@ -10,7 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::Criterion;
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 use robots::{Agent, Options, Profile, Robots};
 
 /// One corpus file.
@@ -249,6 +252,41 @@ impl robotstxt::RobotsParseHandler for CountingHandler {
 /// One `robotstxt` query: parse and match, as its API requires.
 pub fn robotstxt_allowed(text: &str, agent: &str, url: &str) -> bool {
     robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(text, agent, url)
+}
+
+/// `robotstxt` on every query of `queries`, as bench `robotstxt` of `group`: it has no
+/// parse-once API, so its check and its whole job are the same work.
+pub fn bench_robotstxt(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    corpus: &Corpus,
+    queries: &[&Query],
+) {
+    group.bench_function("robotstxt", |b| {
+        b.iter(|| {
+            for q in queries {
+                let text = &corpus.files[q.file].text;
+                black_box(robotstxt_allowed(text, &q.agent, black_box(&q.url)));
+            }
+        })
+    });
+}
+
+/// When the fair set left files out, measures `ours` again on every query, as group
+/// `name`.
+pub fn all_queries(
+    c: &mut Criterion,
+    name: &str,
+    corpus: &Corpus,
+    excluded: &BTreeSet<usize>,
+    ours: impl Fn(&mut BenchmarkGroup<'_, WallTime>, &Corpus, &[&Query]),
+) {
+    if excluded.is_empty() {
+        return;
+    }
+    let mut group = c.benchmark_group(name);
+    let everything: Vec<&Query> = corpus.queries.iter().collect();
+    ours(&mut group, corpus, &everything);
+    group.finish();
 }
 
 /// Parses every file of `files` with our crate (used outside measurements).
