@@ -1,6 +1,8 @@
 //! `robots archive …` as a user runs it: ingest, status, release, errors, help, and a
 //! release process killed at random points then run again (exactly-once publication).
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -11,11 +13,9 @@ use robots_archive::Timestamp;
 
 const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
 
+/// `robots` with `args` and nothing on its standard input.
 fn robots(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run(args, "")
 }
 
 fn text(out: &Output) -> String {

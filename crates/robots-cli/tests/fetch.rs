@@ -1,10 +1,19 @@
 //! `robots fetch` end to end: the binary against a small HTTP server on 127.0.0.1 started
 //! by the test, in both formats, for a redirect to a file, a 404, and a refused connection.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::thread;
+
+use common::json_lines;
+
+/// `robots` with `args` and nothing on its standard input.
+fn robots(args: &[&str]) -> Output {
+    common::run(args, "")
+}
 
 /// Serves `/robots.txt` as a 301 to `/real/robots.txt`, which answers with `ROBOTS`;
 /// `/missing/robots.txt`-style paths are not used, so a second server gives 404s.
@@ -48,28 +57,6 @@ fn redirecting(path: &str) -> String {
 
 fn not_found(_: &str) -> String {
     "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned()
-}
-
-fn robots(args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_robots"));
-    for var in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        command.env_remove(var);
-    }
-    command.args(args).output().expect("robots runs")
-}
-
-fn json_lines(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
 }
 
 #[test]

@@ -1,22 +1,17 @@
 //! `robots explain`, `robots lint` and `robots diff` end to end: every explain reason,
 //! lint's exit statuses and output, and diff on synthetic and real (corpus) file pairs.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
+/// `robots` with `args` and nothing on its standard input.
 fn robots(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("robots runs");
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    common::run(args, "")
 }
 
 /// A scratch directory for this test process.
