@@ -109,13 +109,10 @@ const fn is_special_literal(b: u8, role: Role) -> bool {
 
 /// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
 /// A literal `*` or `$` in a path is encoded, so that a pattern can match it as `%2A` or
-/// `%24` (RFC 9309 §2.2.3) while its own `*` stays a wildcard.
+/// `%24` (RFC 9309 §2.2.3) while its own `*` stays a wildcard. Callers ask
+/// [`rfc_is_normal`] first, so as not to copy what would not change; input that is
+/// normal anyway passes through as one run.
 pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
-    // Most patterns and paths are plain ASCII without escapes: copy them whole.
-    if rfc_is_normal(input, role) {
-        out.extend(input);
-        return;
-    }
     let mut in_query = false;
     let mut i = 0;
     while i < input.len() {
