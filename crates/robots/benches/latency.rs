@@ -30,23 +30,13 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-/// The nanoseconds of one check: the fastest of `rounds` timings of `repeat` checks.
-fn time_check(
-    robots: &Robots,
-    agent: &robots::Agent,
-    url: &str,
-    rounds: usize,
-    repeat: u32,
-) -> f64 {
-    (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..repeat {
-                black_box(robots.check(agent, black_box(url)).allowed());
-            }
-            start.elapsed().as_nanos() as f64 / f64::from(repeat)
-        })
-        .fold(f64::INFINITY, f64::min)
+/// The nanoseconds of one check, timed over `repeat` checks in a row.
+fn time_check(robots: &Robots, agent: &robots::Agent, url: &str, repeat: u32) -> f64 {
+    let start = Instant::now();
+    for _ in 0..repeat {
+        black_box(robots.check(agent, black_box(url)).allowed());
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(repeat)
 }
 
 fn main() {
@@ -88,7 +78,7 @@ fn main() {
     for _ in 0..ROUNDS {
         for ((q, agent), best) in corpus.queries.iter().zip(&agents).zip(&mut latency) {
             black_box(parsed[q.file].check(agent, &q.url));
-            *best = best.min(time_check(&parsed[q.file], agent, &q.url, 1, REPEAT));
+            *best = best.min(time_check(&parsed[q.file], agent, &q.url, REPEAT));
         }
     }
     let mut sorted = latency.clone();
@@ -152,7 +142,7 @@ fn main() {
             if let Some((other, agent, url)) = &previous {
                 black_box(other.check(agent, url));
             }
-            time_check(robots, agent, &q.url, 1, 1)
+            time_check(robots, agent, &q.url, 1)
         };
         if seen.len() % 2 == 0 {
             first.push(time_after_another(&fresh));
