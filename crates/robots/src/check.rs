@@ -32,6 +32,23 @@ impl Selection {
     }
 }
 
+/// The groups chosen for an agent: how, and the first [`FEW`] of them by index.
+pub(crate) struct Chosen {
+    pub selection: Selection,
+    few: [u32; FEW],
+    /// The agent's [`name_bit`], for finding named groups again past the first [`FEW`].
+    bit: u16,
+}
+
+impl Chosen {
+    fn count(&self) -> usize {
+        match self.selection {
+            Selection::Named { groups } | Selection::Global { groups } => groups,
+            Selection::None => 0,
+        }
+    }
+}
+
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
     ///
@@ -74,9 +91,8 @@ impl Robots {
     }
 
     fn decide(&self, agent: &Agent, path: &[u8]) -> Verdict<'_> {
-        let (selection, groups) = self.select(agent);
-        let groups = groups.map(|(_, g)| g);
-        let embargo = self.embargo_of(agent, groups.clone());
+        let chosen = self.select(agent);
+        let embargo = self.embargo_of(agent, &chosen);
         let allowed = |reason, decided_by| Verdict {
             allowed: true,
             decided_by,
@@ -86,10 +102,10 @@ impl Robots {
         if !self.behaviour.robots_txt_matchable && path == b"/robots.txt" {
             return allowed(Reason::RobotsTxt, None);
         }
-        if selection == Selection::None {
+        if chosen.selection == Selection::None {
             return allowed(Reason::NoGroup, None);
         }
-        match self.decider(groups, path, byte_mask(path), embargo.is_some()) {
+        match self.decider(&chosen, agent, path, embargo.is_some()) {
             None => allowed(Reason::NoMatch, None),
             Some((rule, tie)) if rule.kind().allows() => {
                 let reason = if tie {
@@ -130,57 +146,97 @@ impl Robots {
 
     /// The groups that apply to `agent`: those naming it, else the `*` groups.
     pub fn selection(&self, agent: &Agent) -> Selection {
-        self.select(agent).0
+        self.select(agent).selection
     }
 
     /// The groups for `agent` and how they were chosen, found in one pass over the groups;
     /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
-    pub(crate) fn select<'s>(
-        &'s self,
-        agent: &'s Agent,
-    ) -> (
-        Selection,
-        impl Iterator<Item = (usize, &'s GroupData)> + Clone + 's,
-    ) {
+    pub(crate) fn select(&self, agent: &Agent) -> Chosen {
         let bit = name_bit(self.compared_name(agent));
-        let named = move |g: &GroupData| {
-            g.names & bit != 0
-                && self
-                    .group_agents(g)
-                    .any(|a| !a.global() && self.names(a.token(), agent))
-        };
-        let global = |g: &GroupData| g.global;
         let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
         let (mut named_count, mut global_count) = (0, 0);
         for (i, group) in self.groups.iter().enumerate() {
-            if named(group) {
+            if self.names_agent(group, bit, agent) {
                 named_few[named_count.min(FEW - 1)] = i as u32;
                 named_count += 1;
-            } else if named_count == 0 && global(group) {
+            } else if named_count == 0 && group.global {
                 global_few[global_count.min(FEW - 1)] = i as u32;
                 global_count += 1;
             }
         }
-        let (selection, few, count) = match (named_count, global_count) {
-            (0, 0) => (Selection::None, named_few, 0),
-            (0, n) => (Selection::Global { groups: n }, global_few, n),
-            (n, _) => (Selection::Named { groups: n }, named_few, n),
+        let (selection, few) = match (named_count, global_count) {
+            (0, 0) => (Selection::None, named_few),
+            (0, n) => (Selection::Global { groups: n }, global_few),
+            (n, _) => (Selection::Named { groups: n }, named_few),
         };
-        let want_named = named_count > 0;
-        let remembered = if count <= FEW { count } else { 0 };
-        let again = if count > FEW { self.groups.len() } else { 0 };
-        let groups = (0..remembered)
-            .map(move |k| few[k] as usize)
-            .chain((0..again).filter(move |&i| {
-                let g = &self.groups[i];
-                if want_named {
-                    named(g)
-                } else {
-                    global(g)
-                }
-            }))
-            .map(move |i| (i, &self.groups[i]));
-        (selection, groups)
+        Chosen {
+            selection,
+            few,
+            bit,
+        }
+    }
+
+    /// Calls `each` with the chosen groups' indices and data, in file order. Past the
+    /// first [`FEW`], groups are found again [`FEW`] at a time, so that `each` is called
+    /// from one place and inlined there.
+    pub(crate) fn for_each_chosen<'s>(
+        &'s self,
+        chosen: &Chosen,
+        agent: &Agent,
+        mut each: impl FnMut(usize, &'s GroupData),
+    ) {
+        let (mut batch, mut len, mut resume) = (chosen.few, chosen.count(), None);
+        if len > FEW {
+            (len, resume) = self.find_again(chosen, agent, 0, &mut batch);
+        }
+        loop {
+            for &i in &batch[..len] {
+                each(i as usize, &self.groups[i as usize]);
+            }
+            let Some(from) = resume else {
+                return;
+            };
+            (len, resume) = self.find_again(chosen, agent, from, &mut batch);
+        }
+    }
+
+    /// Up to [`FEW`] chosen groups from group `from` on, written into `batch`: how many,
+    /// and where to resume if there may be more.
+    #[cold]
+    fn find_again(
+        &self,
+        chosen: &Chosen,
+        agent: &Agent,
+        from: usize,
+        batch: &mut [u32; FEW],
+    ) -> (usize, Option<usize>) {
+        let named = matches!(chosen.selection, Selection::Named { .. });
+        let mut len = 0;
+        for (i, group) in self.groups.iter().enumerate().skip(from) {
+            if len == FEW {
+                return (len, Some(i));
+            }
+            let wanted = if named {
+                self.names_agent(group, chosen.bit, agent)
+            } else {
+                group.global
+            };
+            if wanted {
+                batch[len] = i as u32;
+                len += 1;
+            }
+        }
+        (len, None)
+    }
+
+    /// Whether one of the group's user-agent lines names the agent; `bit` is the agent's
+    /// [`name_bit`], which rules out most groups without reading their names.
+    #[inline]
+    fn names_agent(&self, group: &GroupData, bit: u16, agent: &Agent) -> bool {
+        group.names & bit != 0
+            && self
+                .group_agents(group)
+                .any(|a| !a.global() && self.names(a.token(), agent))
     }
 
     fn group_agents<'s>(
@@ -210,15 +266,13 @@ impl Robots {
     }
 
     /// The merged groups' embargo, for an agent that honours embargoes.
-    fn embargo_of<'s>(
-        &self,
-        agent: &Agent,
-        groups: impl Iterator<Item = &'s GroupData>,
-    ) -> Option<EmbargoPeriod> {
+    fn embargo_of(&self, agent: &Agent, chosen: &Chosen) -> Option<EmbargoPeriod> {
         if !agent.honours_embargo() || self.behaviour.no_embargo {
             return None;
         }
-        groups.filter_map(|g| g.embargo).max()
+        let mut longest = None;
+        self.for_each_chosen(chosen, agent, |_, g| longest = longest.max(g.embargo));
+        longest
     }
 
     pub(crate) fn group_rules<'s>(&'s self, group: &GroupData) -> &'s [RuleLine] {
@@ -233,11 +287,12 @@ impl Robots {
     /// scan stops there; across merged groups the higher rank wins.
     fn decider<'s>(
         &'s self,
-        groups: impl Iterator<Item = &'s GroupData>,
+        chosen: &Chosen,
+        agent: &Agent,
         path: &[u8],
-        path_mask: u64,
         embargo_active: bool,
     ) -> Option<(&'s RuleLine, bool)> {
+        let path_mask = byte_mask(path);
         // Wildcard patterns are searched for in the path; in a long path, most of them
         // are ruled out first by octet pairs they need and the path lacks.
         let mut pairs: Option<PairSet> = None;
@@ -252,7 +307,7 @@ impl Robots {
                 && self.rule_matches(rule, path)
         };
         let mut best: Option<(&'s RuleLine, bool)> = None;
-        for group in groups {
+        self.for_each_chosen(chosen, agent, |_, group| {
             let mut found: Option<(&'s RuleLine, bool)> = None;
             for rule in self.group_rules(group) {
                 if let Some((first, tie)) = &mut found {
@@ -281,7 +336,7 @@ impl Robots {
                 (None, f) => f,
                 (Some(b), Some(f)) => Some(merge(b, f)),
             };
-        }
+        });
         best
     }
 

@@ -161,9 +161,12 @@ impl Robots {
 
     /// The groups that apply to `agent`, merged.
     pub fn group_for(&self, agent: &Agent) -> AgentGroups<'_> {
-        let (_, chosen) = self.select(agent);
+        let mut groups = Vec::new();
+        self.for_each_chosen(&self.select(agent), agent, |index, _| {
+            groups.push(self.group(index));
+        });
         AgentGroups {
-            groups: chosen.map(|(index, _)| self.group(index)).collect(),
+            groups,
             honours_embargo: agent.honours_embargo() && !self.behaviour.no_embargo,
         }
     }

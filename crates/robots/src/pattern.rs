@@ -12,7 +12,8 @@
 /// the path instead, which only needs it to fit after the others. Each search starts where
 /// the last one stopped, so the cost is one pass over the path per pattern.
 pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8]) -> bool {
-    let star = match memchr::memchr(b'*', pattern).filter(|_| wildcard) {
+    // Only a wildcard pattern is searched for its `*`: most patterns are literal.
+    let star = match wildcard.then(|| memchr::memchr(b'*', pattern)).flatten() {
         Some(star) => star,
         None if anchored => return path == pattern,
         None => return path.starts_with(pattern),

@@ -95,6 +95,15 @@ fn merged_groups_take_the_longest_embargo() {
 }
 
 #[test]
+fn the_longest_embargo_counts_however_many_groups_are_merged() {
+    let mut file = "User-agent: bot\nArchive-Embargo: w\n\n".repeat(11);
+    file += "User-agent: bot\nArchive-Embargo: q\n";
+    let robots = Robots::parse(file.as_bytes());
+    let v = robots.check(&honouring("bot"), "/x");
+    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+}
+
+#[test]
 fn disallowed_verdicts_carry_no_embargo() {
     let file = b"User-agent: *\nArchive-Embargo: w\nDisallow: /private\n";
     let robots = Robots::parse(file);

@@ -68,6 +68,35 @@ fn sec_2_2_1_matching_groups_are_combined() {
     assert_eq!(verdict(file, "a", "/x/ok"), (true, Some(9)));
 }
 
+/// A check remembers the first few chosen groups and finds later ones again: every one of
+/// twenty groups, named or global, interleaved with groups for others, still counts.
+#[test]
+fn sec_2_2_1_many_matching_groups_are_all_combined() {
+    let mut file = String::new();
+    for i in 0..20 {
+        file += &format!("User-agent: a\nDisallow: /a{i}/\n\nUser-agent: *\nDisallow: /g{i}/\n\n");
+        file += &format!("User-agent: other\nDisallow: /o{i}/\n\n");
+    }
+    let robots = Robots::parse(file.as_bytes());
+    assert_eq!(robots.group_for(&agent("a")).groups().len(), 20);
+    assert_eq!(robots.group_for(&agent("nobody")).groups().len(), 20);
+    for i in 0..20 {
+        assert!(
+            !allowed(file.as_bytes(), "a", &format!("/a{i}/x")),
+            "/a{i}/"
+        );
+        assert!(allowed(file.as_bytes(), "a", &format!("/g{i}/x")), "/g{i}/");
+        assert!(
+            !allowed(file.as_bytes(), "nobody", &format!("/g{i}/x")),
+            "/g{i}/"
+        );
+        assert!(
+            allowed(file.as_bytes(), "nobody", &format!("/o{i}/x")),
+            "/o{i}/"
+        );
+    }
+}
+
 #[test]
 fn sec_2_2_1_global_group_applies_when_no_group_matches() {
     let file = b"User-agent: a\nDisallow: /a\n\nUser-agent: *\nDisallow: /star\n";
