@@ -292,20 +292,8 @@ impl Robots {
         path: &[u8],
         embargo_active: bool,
     ) -> Option<(&'s RuleLine, bool)> {
-        let path_mask = byte_mask(path);
-        // Wildcard patterns are searched for in the path; in a long path, most of them
-        // are ruled out first by octet pairs they need and the path lacks.
-        let mut pairs: Option<PairSet> = None;
-        let mut may_match = |rule: &RuleLine| {
-            let wildcard = rule.wildcard();
-            rule.filter.octets_in(path_mask, wildcard)
-                && (!wildcard
-                    || path.len() < PairSet::WORTH_IT
-                    || pairs
-                        .get_or_insert_with(|| PairSet::of(path))
-                        .contains_all(&rule.filter.pairs()))
-                && self.rule_matches(rule, path)
-        };
+        let mut path = Candidate::new(path);
+        let mut may_match = |rule: &RuleLine| path.may_match(self, rule);
         let mut best: Option<(&'s RuleLine, bool)> = None;
         self.for_each_chosen(chosen, agent, |_, group| {
             let mut found: Option<(&'s RuleLine, bool)> = None;
@@ -348,6 +336,45 @@ impl Robots {
                 rule.anchored(),
                 path,
             )
+    }
+}
+
+/// A path as rules are tried on it: with its [`byte_mask`], and the octet pairs it holds
+/// once a wildcard rule asks for them.
+struct Candidate<'p> {
+    path: &'p [u8],
+    mask: u64,
+    pairs: Option<PairSet>,
+}
+
+impl<'p> Candidate<'p> {
+    fn new(path: &'p [u8]) -> Self {
+        Candidate {
+            path,
+            mask: byte_mask(path),
+            pairs: None,
+        }
+    }
+
+    /// Whether `rule` matches the path, ruling most rules out first by the octets they
+    /// need.
+    #[inline]
+    fn may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
+        let wildcard = rule.wildcard();
+        rule.filter.octets_in(self.mask, wildcard)
+            && (!wildcard || self.has_pairs_of(rule))
+            && robots.rule_matches(rule, self.path)
+    }
+
+    /// Whether the path holds the octet pairs a wildcard rule needs: in a long path, most
+    /// wildcard patterns are ruled out by pairs the path lacks before they are searched for.
+    #[inline(never)]
+    fn has_pairs_of(&mut self, rule: &RuleLine) -> bool {
+        self.path.len() < PairSet::WORTH_IT
+            || self
+                .pairs
+                .get_or_insert_with(|| PairSet::of(self.path))
+                .contains_all(&rule.filter.pairs())
     }
 }
 
