@@ -312,10 +312,9 @@ impl Robots {
                 if best.is_some_and(|(b, _)| rule.specificity() < b.specificity()) {
                     break;
                 }
-                if rule.kind() == RuleKind::EmbargoAllow && !embargo_active {
-                    continue;
-                }
-                if may_match(rule) {
+                // Embargo-allow lines count only under an embargo; they are rare, so the
+                // filter goes first.
+                if may_match(rule) && (embargo_active || rule.kind() != RuleKind::EmbargoAllow) {
                     found = Some((rule, false));
                 }
             }
