@@ -1,53 +1,12 @@
-//! Deciding a URL: pick the agent's groups (RFC 9309 §2.2.1), find the longest matching
-//! rule among them (§2.2.2), and attach the embargo. No allocation on the way.
+//! Deciding a URL: with the agent's groups ([`crate::select`]), find the longest matching
+//! rule among them (RFC 9309 §2.2.2), and attach the embargo. No allocation on the way.
 
 use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
-use crate::robots::{name_bit, GroupData, RuleLine};
+use crate::robots::{GroupData, RuleLine};
+use crate::select::{Chosen, Selection};
 use crate::url::{from_path, without_fragment};
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
-
-/// How many chosen groups a check remembers while it decides.
-const FEW: usize = 8;
-
-/// How the groups for an agent were chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Selection {
-    /// One or more groups name the agent; `groups` of them are merged.
-    Named { groups: usize },
-    /// No group names the agent; the `*` groups (`groups` of them) are merged.
-    Global { groups: usize },
-    /// Neither: everything is allowed.
-    None,
-}
-
-impl Selection {
-    /// The stable name used in JSON output: `named`, `global` or `none`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Selection::Named { .. } => "named",
-            Selection::Global { .. } => "global",
-            Selection::None => "none",
-        }
-    }
-}
-
-/// The groups chosen for an agent: how, and the first [`FEW`] of them by index.
-pub(crate) struct Chosen {
-    pub selection: Selection,
-    few: [u32; FEW],
-    /// The agent's [`name_bit`], for finding named groups again past the first [`FEW`].
-    bit: u16,
-}
-
-impl Chosen {
-    fn count(&self) -> usize {
-        match self.selection {
-            Selection::Named { groups } | Selection::Global { groups } => groups,
-            Selection::None => 0,
-        }
-    }
-}
 
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
@@ -141,127 +100,6 @@ impl Robots {
             pattern: self.text(rule.written),
             line: rule.line,
             specificity: rule.specificity(),
-        }
-    }
-
-    /// The groups that apply to `agent`: those naming it, else the `*` groups.
-    pub fn selection(&self, agent: &Agent) -> Selection {
-        self.select(agent).selection
-    }
-
-    /// The groups for `agent` and how they were chosen, found in one pass over the groups;
-    /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
-    pub(crate) fn select(&self, agent: &Agent) -> Chosen {
-        let bit = name_bit(self.compared_name(agent));
-        let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
-        let (mut named_count, mut global_count) = (0, 0);
-        for (i, group) in self.groups.iter().enumerate() {
-            if self.names_agent(group, bit, agent) {
-                named_few[named_count.min(FEW - 1)] = i as u32;
-                named_count += 1;
-            } else if named_count == 0 && group.global {
-                global_few[global_count.min(FEW - 1)] = i as u32;
-                global_count += 1;
-            }
-        }
-        let (selection, few) = match (named_count, global_count) {
-            (0, 0) => (Selection::None, named_few),
-            (0, n) => (Selection::Global { groups: n }, global_few),
-            (n, _) => (Selection::Named { groups: n }, named_few),
-        };
-        Chosen {
-            selection,
-            few,
-            bit,
-        }
-    }
-
-    /// Calls `each` with the chosen groups' indices and data, in file order. Past the
-    /// first [`FEW`], groups are found again [`FEW`] at a time, so that `each` is called
-    /// from one place and inlined there.
-    pub(crate) fn for_each_chosen<'s>(
-        &'s self,
-        chosen: &Chosen,
-        agent: &Agent,
-        mut each: impl FnMut(usize, &'s GroupData),
-    ) {
-        let (mut batch, mut len, mut resume) = (chosen.few, chosen.count(), None);
-        if len > FEW {
-            (len, resume) = self.find_again(chosen, agent, 0, &mut batch);
-        }
-        loop {
-            for &i in &batch[..len] {
-                each(i as usize, &self.groups[i as usize]);
-            }
-            let Some(from) = resume else {
-                return;
-            };
-            (len, resume) = self.find_again(chosen, agent, from, &mut batch);
-        }
-    }
-
-    /// Up to [`FEW`] chosen groups from group `from` on, written into `batch`: how many,
-    /// and where to resume if there may be more.
-    #[cold]
-    fn find_again(
-        &self,
-        chosen: &Chosen,
-        agent: &Agent,
-        from: usize,
-        batch: &mut [u32; FEW],
-    ) -> (usize, Option<usize>) {
-        let named = matches!(chosen.selection, Selection::Named { .. });
-        let mut len = 0;
-        for (i, group) in self.groups.iter().enumerate().skip(from) {
-            if len == FEW {
-                return (len, Some(i));
-            }
-            let wanted = if named {
-                self.names_agent(group, chosen.bit, agent)
-            } else {
-                group.global
-            };
-            if wanted {
-                batch[len] = i as u32;
-                len += 1;
-            }
-        }
-        (len, None)
-    }
-
-    /// Whether one of the group's user-agent lines names the agent; `bit` is the agent's
-    /// [`name_bit`], which rules out most groups without reading their names.
-    #[inline]
-    fn names_agent(&self, group: &GroupData, bit: u16, agent: &Agent) -> bool {
-        group.names & bit != 0
-            && self
-                .group_agents(group)
-                .any(|a| !a.global() && self.names(a.token(), agent))
-    }
-
-    fn group_agents<'s>(
-        &'s self,
-        group: &GroupData,
-    ) -> impl Iterator<Item = &'s crate::robots::AgentLine> {
-        self.agents[group.agents.start as usize..group.agents.end as usize].iter()
-    }
-
-    /// Whether a user-agent line's token names the agent. Google compares the name as
-    /// given (so an empty name matches an empty token); RFC 9309 compares product
-    /// tokens, and an empty token names nobody.
-    fn names(&self, token: crate::robots::Span, agent: &Agent) -> bool {
-        let token = self.text(token);
-        (self.behaviour.alpha_agent_tokens || !token.is_empty())
-            && token.eq_ignore_ascii_case(self.compared_name(agent))
-    }
-
-    /// What user-agent lines are compared with: the name as given (Google) or the
-    /// product token (RFC 9309).
-    fn compared_name<'a>(&self, agent: &'a Agent) -> &'a [u8] {
-        if self.behaviour.alpha_agent_tokens {
-            agent.name().as_bytes()
-        } else {
-            agent.token().as_bytes()
         }
     }
 

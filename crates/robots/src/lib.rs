@@ -105,12 +105,12 @@ mod normalize;
 mod parse;
 mod pattern;
 mod robots;
+mod select;
 mod url;
 mod verdict;
 
 pub use agent::Agent;
 pub use behaviour::Profile;
-pub use check::Selection;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use directive::Directive;
 pub use embargo::{Embargo, EmbargoPeriod};
@@ -118,6 +118,7 @@ pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
 pub use robots::{Options, RequestRate, Robots, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use select::Selection;
 pub use verdict::{Reason, Rule, RuleKind, Verdict};
 
 /// What can go wrong outside parsing (which never fails).
