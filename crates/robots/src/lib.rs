@@ -106,6 +106,7 @@ mod parse;
 mod pattern;
 mod robots;
 mod select;
+mod swar;
 mod url;
 mod verdict;
 

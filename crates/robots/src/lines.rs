@@ -140,15 +140,27 @@ pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineConte
         }
         text = &text[..text.len().min(GOOGLE_MAX_LINE)];
     }
-    if let Some(hash) = memchr::memchr(b'#', text) {
-        text = &text[..hash];
-    }
+    // One pass finds the colon and the comment: most lines are short, and the colon
+    // comes early in them.
+    let colon = match find(text, [b':', b'#']) {
+        Some(at) if text[at] == b':' => {
+            if let Some(hash) = find(&text[at + 1..], [b'#']) {
+                text = &text[..at + 1 + hash];
+            }
+            Some(at)
+        }
+        Some(hash) => {
+            text = &text[..hash];
+            None
+        }
+        None => None,
+    };
     let (offset, text) = trim(text);
     if text.is_empty() {
         return LineContent::Empty;
     }
-    let (sep, missing_colon) = match memchr::memchr(b':', text) {
-        Some(colon) => (colon, false),
+    let (sep, missing_colon) = match colon {
+        Some(colon) => (colon - offset, false),
         None => match two_words(text) {
             Some(space) => (space, true),
             None => return LineContent::Junk,
@@ -166,6 +178,19 @@ pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineConte
         value_at: offset + sep + 1 + value_off,
         missing_colon,
     })
+}
+
+/// Where `text` first holds one of `octets` (one or two of them): eight octets at a
+/// time in short text, by vector search in long text.
+fn find<const N: usize>(text: &[u8], octets: [u8; N]) -> Option<usize> {
+    debug_assert!(N == 1 || N == 2);
+    if text.len() < crate::swar::SHORT {
+        crate::swar::find_any(text, octets)
+    } else if N == 1 {
+        memchr::memchr(octets[0], text)
+    } else {
+        memchr::memchr2(octets[0], octets[N - 1], text)
+    }
 }
 
 /// Where the white space between exactly two words starts, if the text is two words.

@@ -1,31 +1,7 @@
 //! The part of a URL that rules are matched against: path, params and query, without
 //! the fragment (RFC 9309 §2.2.2), read the way Google's `GetPathParamsQuery` reads it.
 
-/// The position of the first octet in `bytes` that can end a URL's authority (`/`, `?`,
-/// `;` or `#`). Hosts are short, so eight octets are compared at a time in a `u64`
-/// rather than by a call into a vector search.
-fn path_start(bytes: &[u8]) -> Option<usize> {
-    const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    // The high bit of each octet of `word` that equals `octet`; exact for the lowest
-    // such octet, which is all that is read.
-    let equal = |word: u64, octet: u8| {
-        let diff = word ^ (LOW * u64::from(octet));
-        diff.wrapping_sub(LOW) & !diff & HIGH
-    };
-    let mut words = bytes.chunks_exact(8);
-    for (k, chunk) in words.by_ref().enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().ok()?);
-        let hits = equal(word, b'/') | equal(word, b'?') | equal(word, b';') | equal(word, b'#');
-        if hits != 0 {
-            return Some(k * 8 + hits.trailing_zeros() as usize / 8);
-        }
-    }
-    let tail = words.remainder();
-    tail.iter()
-        .position(|b| matches!(b, b'/' | b'?' | b';' | b'#'))
-        .map(|i| bytes.len() - tail.len() + i)
-}
+use crate::swar::find_any;
 
 /// The URL from where its path starts (at `/`, `?` or `;`), fragment included, for an
 /// absolute URL (`https://host/p?q#f`), a network-path reference (`//host/p`) or a path
@@ -33,7 +9,8 @@ fn path_start(bytes: &[u8]) -> Option<usize> {
 /// Leaving the fragment on lets a check look for it in the same pass as for anything
 /// else ([`without_fragment`] cuts it).
 pub(crate) fn from_path(url: &[u8]) -> Option<&[u8]> {
-    let find_path = |from: usize| path_start(&url[from..]).map(|i| i + from);
+    // The octets that can end the authority.
+    let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| i + from);
     let authority_start = if url.starts_with(b"https://") {
         8
     } else if url.starts_with(b"http://") {
@@ -81,25 +58,6 @@ mod tests {
         assert_eq!(path("HTTPS://example.com/a#b"), "/a");
         assert_eq!(path("ftp://example.com/a"), "/a");
         assert_eq!(path("https://example.com#f/a"), "/");
-    }
-
-    proptest::proptest! {
-        /// Eight octets at a time find what one at a time finds, wherever it falls.
-        #[test]
-        fn path_start_finds_the_first_delimiter(
-            host in proptest::collection::vec(
-                proptest::sample::select(b"a.:-0\x00\x7F\xFF\x2E\x80".to_vec()),
-                0..30,
-            ),
-            rest in proptest::collection::vec(
-                proptest::sample::select(b"/?;#a\x00\xFF".to_vec()),
-                0..12,
-            ),
-        ) {
-            let s = [host, rest].concat();
-            let one_at_a_time = s.iter().position(|b| matches!(b, b'/' | b'?' | b';' | b'#'));
-            proptest::prop_assert_eq!(path_start(&s), one_at_a_time);
-        }
     }
 
     #[test]
