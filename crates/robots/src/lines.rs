@@ -113,7 +113,9 @@ pub(crate) enum LineContent<'a> {
 
 /// ASCII white space as C's `isspace` sees it, which is what Google trims.
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+    // All of it is at or below the space, and most octets of a line are above it: one
+    // comparison rules them out.
+    b <= b' ' && matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
 }
 
 /// Trims white space from both ends; returns the offset of what is kept.
