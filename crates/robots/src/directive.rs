@@ -111,18 +111,27 @@ fn spelt_exactly(key: &[u8]) -> Option<Directive> {
         10 => (Directive::UserAgent, USER_AGENT.0),
         _ => return None,
     };
-    (folded(key) == folded(name.as_bytes())).then_some(directive)
+    same_folded(key, name.as_bytes()).then_some(directive)
 }
 
-/// Up to 16 octets as one number with 0x20 OR-ed into each, which lower-cases letters and
-/// leaves `-` alone: two keys of the same length fold alike exactly when they are equal
-/// ignoring case, or differ where one has `-` and the other CR (0x0D), which a line
-/// never holds. So one comparison stands for `eq_ignore_ascii_case` on directive names.
-fn folded(bytes: &[u8]) -> u128 {
-    let mut padded = [0u8; 16];
-    let len = bytes.len().min(16);
-    padded[..len].copy_from_slice(&bytes[..len]);
-    u128::from_le_bytes(padded) | u128::from_le_bytes([0x20; 16])
+/// Whether two keys of the same length (4 to 16 octets) are equal once 0x20 is OR-ed
+/// into each octet, which lower-cases letters and leaves `-` alone: they then are equal
+/// ignoring case, or differ where one has `-` and the other CR (0x0D), which a line never
+/// holds. So this stands for `eq_ignore_ascii_case` on directive names. The keys are
+/// compared as two words that overlap in the middle, so nothing is copied.
+fn same_folded(a: &[u8], b: &[u8]) -> bool {
+    debug_assert!(a.len() == b.len() && (4..=16).contains(&a.len()));
+    fn word<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
+        let mut word = *bytes.get(at..)?.first_chunk::<N>()?;
+        word.iter_mut().for_each(|b| *b |= 0x20);
+        Some(word)
+    }
+    let n = a.len();
+    if n >= 8 {
+        word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8)
+    } else {
+        word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4)
+    }
 }
 
 fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Option<Spelling> {
