@@ -178,11 +178,22 @@ pub(crate) struct RuleParts {
 impl RuleLine {
     /// Packs a rule; `text` is the pattern's text.
     pub fn new(parts: RuleParts, text: &[u8]) -> RuleLine {
+        let wildcard = memchr::memchr(b'*', text).is_some();
+        Self::with_filter(parts, Filter::of(text, wildcard), wildcard)
+    }
+
+    /// Packs a rule whose pattern is `model`'s: the filter is taken over, not computed
+    /// again.
+    pub fn like(parts: RuleParts, model: &RuleLine) -> RuleLine {
+        debug_assert!(parts.pattern == model.pattern());
+        Self::with_filter(parts, model.filter, model.wildcard())
+    }
+
+    fn with_filter(parts: RuleParts, filter: Filter, wildcard: bool) -> RuleLine {
         let pattern = parts.pattern;
         let apart = pattern.start != parts.written.start;
         debug_assert!(!apart || pattern.start == parts.written.start + parts.written.len);
         debug_assert!(pattern.len <= LENGTH);
-        let wildcard = memchr::memchr(b'*', text).is_some();
         let kind = match parts.kind {
             RuleKind::Allow => 0,
             RuleKind::Disallow => 1,
@@ -190,7 +201,7 @@ impl RuleLine {
         };
         let flag = |on: bool, bit: u32| if on { bit } else { 0 };
         RuleLine {
-            filter: Filter::of(text, wildcard),
+            filter,
             written: parts.written,
             bits: pattern.len.min(LENGTH)
                 | kind << KIND_SHIFT

@@ -88,12 +88,21 @@ struct Parser {
     texts: GroupTexts,
 }
 
-/// The text spans of each rule line of the current and the previous group, in file order,
-/// so that a block repeated for another crawler shares its text (see `Parser::rule_text`).
+/// The rule lines of the current and the previous group, in file order, so that a block
+/// repeated for another crawler shares its text and filters (see `Parser::rule_text`).
 #[derive(Default)]
 struct GroupTexts {
-    previous: Vec<(Span, Span)>,
-    current: Vec<(Span, Span)>,
+    previous: Vec<RuleText>,
+    current: Vec<RuleText>,
+}
+
+/// A rule line's text as stored: its value as written, its pattern, and the index of
+/// the rule made of them, for a later line with the same value to copy.
+#[derive(Debug, Clone, Copy)]
+struct RuleText {
+    written: Span,
+    pattern: Span,
+    rule: usize,
 }
 
 impl GroupTexts {

@@ -1,7 +1,7 @@
 //! Rule lines: allow, disallow, embargo-allow and archive-embargo, compiled into
 //! matchable patterns (RFC 9309 §2.2.2, the Archive-Embargo draft) with their diagnostics.
 
-use super::{span_from, Parser, Place};
+use super::{span_from, Parser, Place, RuleText};
 use crate::diagnostic::Code;
 use crate::finding::Quote;
 use crate::normalize::{google_escape, google_is_escaped, rfc_is_normal, rfc_normalize, Role};
@@ -14,7 +14,11 @@ impl Parser {
             return;
         };
         let value = at.kv.value;
-        let (written, escaped) = self.rule_text(value);
+        let RuleText {
+            written,
+            pattern: escaped,
+            rule: model,
+        } = self.rule_text(value);
         if !value.is_empty() && !matches!(value[0], b'/' | b'*') {
             self.report(
                 Code::PatternStart,
@@ -49,17 +53,21 @@ impl Parser {
         if kind == RuleKind::EmbargoAllow {
             self.embargo_allows.push((group as u32, at.line, at.site()));
         }
-        self.push_rule(
-            group,
-            RuleParts {
-                kind,
-                line: at.line,
-                written,
-                pattern,
-                anchored,
-                inert,
-            },
-        );
+        let parts = RuleParts {
+            kind,
+            line: at.line,
+            written,
+            pattern,
+            anchored,
+            inert,
+        };
+        // A value repeated from the previous group has the pattern, so the filter, of
+        // the rule made of it there.
+        let rule = match self.robots.rules.get(model) {
+            Some(same) if same.pattern() == pattern => RuleLine::like(parts, same),
+            _ => RuleLine::new(parts, self.robots.text(pattern)),
+        };
+        self.push(group, rule);
 
         if kind == RuleKind::Allow && behaviour.index_html_allows_dir {
             self.index_html_rule(group, at, written, escaped);
@@ -70,14 +78,25 @@ impl Parser {
     /// without a final `$`, in Google the value escaped. Text is shared where it can be:
     /// a pattern that normalising left alone is (a prefix of) the value itself, and a
     /// value repeating the one at the same place in the previous group (sites often repeat
-    /// one block for many crawlers) is stored once.
-    fn rule_text(&mut self, value: &[u8]) -> (Span, Span) {
+    /// one block for many crawlers) is stored once, and names the rule made of it there.
+    fn rule_text(&mut self, value: &[u8]) -> RuleText {
         let repeated = self.texts.previous.get(self.texts.current.len());
         let text = match repeated {
-            Some(&(written, escaped)) if self.robots.text(written) == value => (written, escaped),
-            _ => self.store_rule_text(value),
+            Some(&text) if self.robots.text(text.written) == value => text,
+            _ => {
+                let (written, pattern) = self.store_rule_text(value);
+                RuleText {
+                    written,
+                    pattern,
+                    rule: usize::MAX,
+                }
+            }
         };
-        self.texts.current.push(text);
+        // The rule about to be made of this text is the next one.
+        self.texts.current.push(RuleText {
+            rule: self.robots.rules.len(),
+            ..text
+        });
         text
     }
 
@@ -133,22 +152,20 @@ impl Parser {
             start: escaped.start,
             len: slash as u32 + 1,
         };
-        self.push_rule(
-            group,
-            RuleParts {
-                kind: RuleKind::Allow,
-                line: at.line,
-                written,
-                pattern,
-                anchored: true,
-                inert: false,
-            },
-        );
+        let parts = RuleParts {
+            kind: RuleKind::Allow,
+            line: at.line,
+            written,
+            pattern,
+            anchored: true,
+            inert: false,
+        };
+        let rule = RuleLine::new(parts, self.robots.text(pattern));
+        self.push(group, rule);
     }
 
-    /// Adds a rule to `group`; the pattern's text is looked up in the arena here.
-    fn push_rule(&mut self, group: usize, parts: RuleParts) {
-        let rule = RuleLine::new(parts, self.robots.text(parts.pattern));
+    /// Adds a rule to `group`.
+    fn push(&mut self, group: usize, rule: RuleLine) {
         self.robots.rules.push(rule);
         self.robots.groups[group].rules.end += 1;
     }
