@@ -149,9 +149,11 @@ fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     let mut best = [(0u8, NO_PAIR); PAIRS];
     // The slot to replace next: the one holding the commonest pair kept so far.
     let mut weakest = 0;
-    for w in pattern.windows(2) {
+    // From the end, a pair replaces a kept one only if it is rarer: of equally rare
+    // pairs, the later ones stay, and most pairs cost one comparison.
+    for w in pattern.windows(2).rev() {
         let (a, b) = (RARITY[usize::from(w[0])], RARITY[usize::from(w[1])]);
-        if a == 0 || b == 0 || a + b < best[weakest].0 {
+        if a == 0 || b == 0 || a + b <= best[weakest].0 {
             continue;
         }
         let hash = pair_hash(w[0], w[1]);
