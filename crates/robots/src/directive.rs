@@ -121,6 +121,7 @@ fn spelt_exactly(key: &[u8]) -> Option<Directive> {
 /// compared as two words that overlap in the middle, so nothing is copied.
 fn same_folded(a: &[u8], b: &[u8]) -> bool {
     debug_assert!(a.len() == b.len() && (4..=16).contains(&a.len()));
+    // `None` only past the end, which the lengths above rule out.
     fn word<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
         let mut word = *bytes.get(at..)?.first_chunk::<N>()?;
         word.iter_mut().for_each(|b| *b |= 0x20);

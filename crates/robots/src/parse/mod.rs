@@ -97,12 +97,13 @@ struct GroupTexts {
 }
 
 /// A rule line's text as stored: its value as written, its pattern, and the index of
-/// the rule made of them, for a later line with the same value to copy.
+/// the rule made of them (once there is one), for a later line with the same value to
+/// copy.
 #[derive(Debug, Clone, Copy)]
 struct RuleText {
     written: Span,
     pattern: Span,
-    rule: usize,
+    rule: Option<u32>,
 }
 
 impl GroupTexts {

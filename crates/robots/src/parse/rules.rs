@@ -63,7 +63,7 @@ impl Parser {
         };
         // A value repeated from the previous group has the pattern, so the filter, of
         // the rule made of it there.
-        let rule = match self.robots.rules.get(model) {
+        let rule = match model.and_then(|i| self.robots.rules.get(i as usize)) {
             Some(same) if same.pattern() == pattern => RuleLine::like(parts, same),
             _ => RuleLine::new(parts, self.robots.text(pattern)),
         };
@@ -88,13 +88,13 @@ impl Parser {
                 RuleText {
                     written,
                     pattern,
-                    rule: usize::MAX,
+                    rule: None,
                 }
             }
         };
         // The rule about to be made of this text is the next one.
         self.texts.current.push(RuleText {
-            rule: self.robots.rules.len(),
+            rule: Some(self.robots.rules.len() as u32),
             ..text
         });
         text
