@@ -144,9 +144,9 @@ pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineConte
     }
     // One pass finds the colon and the comment: most lines are short, and the colon
     // comes early in them.
-    let colon = match find(text, [b':', b'#']) {
+    let colon = match crate::swar::find(text, [b':', b'#']) {
         Some(at) if text[at] == b':' => {
-            if let Some(hash) = find(&text[at + 1..], [b'#']) {
+            if let Some(hash) = crate::swar::find(&text[at + 1..], [b'#']) {
                 text = &text[..at + 1 + hash];
             }
             Some(at)
@@ -180,19 +180,6 @@ pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineConte
         value_at: offset + sep + 1 + value_off,
         missing_colon,
     })
-}
-
-/// Where `text` first holds one of `octets` (one or two of them): eight octets at a
-/// time in short text, by vector search in long text.
-fn find<const N: usize>(text: &[u8], octets: [u8; N]) -> Option<usize> {
-    debug_assert!(N == 1 || N == 2);
-    if text.len() < crate::swar::SHORT {
-        crate::swar::find_any(text, octets)
-    } else if N == 1 {
-        memchr::memchr(octets[0], text)
-    } else {
-        memchr::memchr2(octets[0], octets[N - 1], text)
-    }
 }
 
 /// Where the white space between exactly two words starts, if the text is two words.

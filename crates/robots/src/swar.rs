@@ -6,10 +6,23 @@ const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
 
 /// Input shorter than this is searched faster here than by `memchr`, whose vector search
 /// pays for itself only on longer input.
-pub(crate) const SHORT: usize = 64;
+const SHORT: usize = 64;
 
-/// Where `bytes` first holds one of `octets`. Meant for input of a few dozen octets;
-/// longer input ([`SHORT`]) is better served by `memchr`.
+/// Where `text` first holds one of `octets` (one or two of them): eight octets at a
+/// time in short text, by vector search in long text.
+pub(crate) fn find<const N: usize>(text: &[u8], octets: [u8; N]) -> Option<usize> {
+    debug_assert!(N == 1 || N == 2);
+    if text.len() < SHORT {
+        find_any(text, octets)
+    } else if N == 1 {
+        memchr::memchr(octets[0], text)
+    } else {
+        memchr::memchr2(octets[0], octets[N - 1], text)
+    }
+}
+
+/// Where `bytes` first holds one of `octets`, however long `bytes` is ([`find`] leaves
+/// long input to `memchr`).
 pub(crate) fn find_any<const N: usize>(bytes: &[u8], octets: [u8; N]) -> Option<usize> {
     let mut words = bytes.chunks_exact(8);
     for (k, chunk) in words.by_ref().enumerate() {
