@@ -50,12 +50,13 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Eight octets at a time find what one at a time finds, wherever it falls.
+        /// Eight octets at a time (and `memchr` on long text) find what one at a time
+        /// finds, wherever it falls.
         #[test]
         fn finds_the_first_of_any(
             before in proptest::collection::vec(
                 proptest::sample::select(b"a.:-0\x00\x7F\xFF\x2E\x80".to_vec()),
-                0..30,
+                0..90,
             ),
             after in proptest::collection::vec(
                 proptest::sample::select(b"/?;#a\x00\xFF".to_vec()),
@@ -66,6 +67,9 @@ mod tests {
             let set = *b"/?;#";
             proptest::prop_assert_eq!(find_any(&s, set), s.iter().position(|b| set.contains(b)));
             proptest::prop_assert_eq!(find_any(&s, [b':']), s.iter().position(|&b| b == b':'));
+            let one_at_a_time = s.iter().position(|&b| b == b':' || b == b'#');
+            proptest::prop_assert_eq!(find(&s, [b':', b'#']), one_at_a_time);
+            proptest::prop_assert_eq!(find(&s, [b'#']), s.iter().position(|&b| b == b'#'));
         }
     }
 }
