@@ -43,9 +43,9 @@ impl Parser {
         self.robots
             .records
             .push(RecordLine::new(directive, key, value, at.line, group));
-        let (text, quote) = (self.robots.str(value), Quote::text(value));
+        let quote = Quote::text(value);
         match directive {
-            Directive::CrawlDelay => match parse_delay(text) {
+            Directive::CrawlDelay => match parse_delay(self.robots.str(value)) {
                 Some(delay) => {
                     if let Some(g) = group {
                         let slot = &mut self.pacing(g).crawl_delay;
@@ -60,7 +60,7 @@ impl Parser {
                     quote,
                 ),
             },
-            Directive::RequestRate => match parse_rate(text) {
+            Directive::RequestRate => match parse_rate(self.robots.str(value)) {
                 Some(rate) => {
                     if let Some(g) = group {
                         self.pacing(g).request_rate.get_or_insert(rate);
@@ -74,13 +74,19 @@ impl Parser {
                     quote,
                 ),
             },
-            Directive::Sitemap if !text.contains("://") => self.report(
-                Code::RelativeSitemap,
-                at.line,
-                at.kv.value_at,
-                at.value_span(),
-                quote,
-            ),
+            // A sitemap's value is often long: its octets are searched as they are,
+            // without first checking that they are text.
+            Directive::Sitemap
+                if memchr::memmem::find(self.robots.text(value), b"://").is_none() =>
+            {
+                self.report(
+                    Code::RelativeSitemap,
+                    at.line,
+                    at.kv.value_at,
+                    at.value_span(),
+                    quote,
+                )
+            }
             Directive::Other => {
                 let code = if classify(at.kv.key, &Behaviour::GOOGLE).1 == Spelling::Prefix {
                     Code::PrefixDirective
