@@ -111,17 +111,22 @@ fn is_tchar(c: char) -> bool {
 /// The product token a user-agent line names. With `alpha_only` (Google), the leading
 /// run of `[A-Za-z_-]`; otherwise the text up to the first white space or `/`.
 pub(crate) fn product_token(value: &[u8], alpha_only: bool) -> &str {
-    let end = if alpha_only {
+    // Both cuts stop at ASCII, but a non-UTF-8 token can still follow; such a token
+    // names no valid agent, so an empty string (which matches nothing valid) stands in.
+    std::str::from_utf8(&value[..product_token_len(value, alpha_only)]).unwrap_or("")
+}
+
+/// How many octets of `value` its product token takes (see [`product_token`]), without
+/// checking that they are UTF-8: the parser's text always is.
+pub(crate) fn product_token_len(value: &[u8], alpha_only: bool) -> usize {
+    if alpha_only {
         value.iter().position(|&b| !is_rfc_token_byte(b))
     } else {
         value
             .iter()
             .position(|&b| b == b'/' || crate::lines::is_space(b))
     }
-    .unwrap_or(value.len());
-    // Both cuts stop at ASCII, but a non-UTF-8 token can still follow; such a token
-    // names no valid agent, so an empty string (which matches nothing valid) stands in.
-    std::str::from_utf8(&value[..end]).unwrap_or("")
+    .unwrap_or(value.len())
 }
 
 /// Browser-compatibility products that never name the crawler itself.

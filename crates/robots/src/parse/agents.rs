@@ -2,7 +2,7 @@
 //! profile), and the diagnostics about agent names (RFC 9309 §2.2.1).
 
 use super::{Parser, Place};
-use crate::agent::product_token;
+use crate::agent::product_token_len;
 use crate::diagnostic::Code;
 use crate::finding::Quote;
 use crate::robots::{name_bit, AgentLine, GroupData};
@@ -44,10 +44,10 @@ impl Parser {
         let global = if alpha {
             value.first() == Some(&b'*') && value.get(1).is_none_or(|b| crate::lines::is_space(*b))
         } else {
-            product_token(value, false) == "*"
+            value[..product_token_len(value, false)] == *b"*"
         };
         let value_span = self.push_text(value);
-        let token_len = product_token(self.robots.text(value_span), alpha).len() as u32;
+        let token_len = product_token_len(self.robots.text(value_span), alpha) as u32;
         let agent = AgentLine::new(value_span, token_len, global, at.line);
         let token = agent.token();
         self.robots.agents.push(agent);
