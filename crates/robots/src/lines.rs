@@ -132,7 +132,9 @@ pub(crate) fn trim(bytes: &[u8]) -> (usize, &[u8]) {
 }
 
 /// Splits a line into key and value: `#` starts a comment, the first `:` separates, and
-/// a line with no colon but exactly two words is read as `key value`.
+/// a line with no colon but exactly two words is read as `key value`. Inlined into the
+/// parser's loop over lines, the pair it returns is not written out and read back.
+#[inline(always)]
 pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineContent<'a> {
     let mut text = line;
     if behaviour.google_line_limits {
