@@ -185,11 +185,11 @@ impl Parser {
             .position(|b| !b.is_ascii_whitespace())
             .unwrap_or(data.len());
         let head = &data[start..data.len().min(start + 15)];
-        let lower = head.to_ascii_lowercase();
-        if lower.starts_with(b"<!doctype html")
-            || lower.starts_with(b"<html")
-            || lower.starts_with(b"<head")
-        {
+        let opens = |tag: &[u8]| {
+            head.get(..tag.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(tag))
+        };
+        if opens(b"<!doctype html") || opens(b"<html") || opens(b"<head") {
             self.report(
                 Code::LooksLikeHtml,
                 1,
