@@ -105,6 +105,7 @@ mod normalize;
 mod parse;
 mod pattern;
 mod robots;
+mod scan;
 mod select;
 mod swar;
 mod url;

@@ -2,27 +2,37 @@
 //! Owns the line-level syntax of RFC 9309 §2.2 and the lenient forms real files use.
 
 use crate::behaviour::Behaviour;
+use crate::scan::{Marks, BLOCK};
 
 /// Google keeps at most this many bytes of a line (its buffer is 2083 × 8 bytes,
 /// one of which ends the C string); the rest of the line is dropped.
 pub(crate) const GOOGLE_MAX_LINE: usize = 2083 * 8 - 1;
 
-/// One physical line: its 1-based number, where it starts in the file, and its bytes
-/// without the line ending.
+/// One physical line: its 1-based number, where it starts in the file, its bytes
+/// without the line ending, and where in them the first `:` and the first `#` are.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Line<'a> {
     pub number: u32,
     pub start: usize,
     pub bytes: &'a [u8],
+    pub colon: Option<usize>,
+    pub hash: Option<usize>,
 }
 
 /// Iterates the lines of a body. Lines end at LF, CR or CRLF (RFC 9309 §2.2); the text
 /// after the last line ending is a line too, even when empty.
+///
+/// The body is read a block of [`BLOCK`] octets at a time, as bit masks ([`Marks`]): a
+/// line's end, colon and `#` are the lowest bits at or after its start, so one pass over
+/// the body finds them all.
 pub(crate) struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
     number: u32,
     done: bool,
+    /// Where the block `marks` describes starts (a multiple of [`BLOCK`]).
+    block: usize,
+    marks: Marks,
 }
 
 impl<'a> Lines<'a> {
@@ -33,6 +43,8 @@ impl<'a> Lines<'a> {
             pos: start,
             number: 0,
             done: false,
+            block: 0,
+            marks: Marks::of(data, 0),
         }
     }
 }
@@ -40,35 +52,60 @@ impl<'a> Lines<'a> {
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Line<'a>> {
         if self.done {
             return None;
         }
         let start = self.pos;
         self.number += 1;
-        let rest = &self.data[start..];
-        match memchr::memchr2(b'\n', b'\r', rest) {
-            Some(i) => {
-                let mut next = start + i + 1;
-                if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
-                    next += 1;
-                }
-                self.pos = next;
-                Some(Line {
-                    number: self.number,
-                    start,
-                    bytes: &rest[..i],
-                })
+        let (mut colon, mut hash) = (None, None);
+        let mut at = start;
+        // The line's end, noting the first colon and `#` on the way, block by block.
+        let end = loop {
+            if at >= self.block + BLOCK {
+                self.block = at - at % BLOCK;
+                self.marks = Marks::of(self.data, self.block);
+            }
+            let from = !0u64 << (at - self.block);
+            let ends = self.marks.ends & from;
+            // The bits of this block that are still on the line.
+            let on_line = if ends == 0 {
+                from
+            } else {
+                from & ((ends & ends.wrapping_neg()) - 1)
+            };
+            let first = |mask: u64| {
+                (mask != 0).then(|| self.block + mask.trailing_zeros() as usize - start)
+            };
+            colon = colon.or_else(|| first(self.marks.colons & on_line));
+            hash = hash.or_else(|| first(self.marks.hashes & on_line));
+            if ends != 0 {
+                break Some(self.block + ends.trailing_zeros() as usize);
+            }
+            at = self.block + BLOCK;
+            if at >= self.data.len() {
+                break None;
+            }
+        };
+        let end = match end {
+            Some(end) => {
+                let crlf = self.data[end] == b'\r' && self.data.get(end + 1) == Some(&b'\n');
+                self.pos = end + 1 + usize::from(crlf);
+                end
             }
             None => {
                 self.done = true;
-                Some(Line {
-                    number: self.number,
-                    start,
-                    bytes: rest,
-                })
+                self.data.len()
             }
-        }
+        };
+        Some(Line {
+            number: self.number,
+            start,
+            bytes: &self.data[start..end],
+            colon,
+            hash,
+        })
     }
 }
 
@@ -135,30 +172,23 @@ pub(crate) fn trim(bytes: &[u8]) -> (usize, &[u8]) {
 /// a line with no colon but exactly two words is read as `key value`. Inlined into the
 /// parser's loop over lines, the pair it returns is not written out and read back.
 #[inline(always)]
-pub(crate) fn split_line<'a>(line: &'a [u8], behaviour: &Behaviour) -> LineContent<'a> {
-    let mut text = line;
+pub(crate) fn split_line<'a>(line: &Line<'a>, behaviour: &Behaviour) -> LineContent<'a> {
+    let mut text = line.bytes;
+    let (mut colon, mut hash) = (line.colon, line.hash);
     if behaviour.google_line_limits {
         // Google reads a line as a C string: a NUL ends it, and it is capped in length.
         if let Some(nul) = memchr::memchr(0, text) {
             text = &text[..nul];
         }
         text = &text[..text.len().min(GOOGLE_MAX_LINE)];
+        colon = colon.filter(|&at| at < text.len());
+        hash = hash.filter(|&at| at < text.len());
     }
-    // One pass finds the colon and the comment: most lines are short, and the colon
-    // comes early in them.
-    let colon = match crate::swar::find(text, [b':', b'#']) {
-        Some(at) if text[at] == b':' => {
-            if let Some(hash) = crate::swar::find(&text[at + 1..], [b'#']) {
-                text = &text[..at + 1 + hash];
-            }
-            Some(at)
-        }
-        Some(hash) => {
-            text = &text[..hash];
-            None
-        }
-        None => None,
-    };
+    // A comment cuts the line; a colon inside it separates nothing.
+    if let Some(hash) = hash {
+        text = &text[..hash];
+        colon = colon.filter(|&at| at < hash);
+    }
     let (offset, text) = trim(text);
     if text.is_empty() {
         return LineContent::Empty;
@@ -202,6 +232,12 @@ mod tests {
     use super::*;
     use crate::Profile;
 
+    /// The first line of `bytes`, split.
+    fn split<'a>(bytes: &'a [u8], behaviour: &Behaviour) -> LineContent<'a> {
+        let line = Lines::new(bytes, 0).next().expect("there is always a line");
+        split_line(&line, behaviour)
+    }
+
     fn lines(data: &[u8]) -> Vec<(u32, &[u8])> {
         Lines::new(data, bom_len(data))
             .map(|l| (l.number, l.bytes))
@@ -237,7 +273,7 @@ mod tests {
     }
 
     fn pair(line: &str) -> Option<(String, String, bool)> {
-        match split_line(line.as_bytes(), &Profile::Rfc9309.behaviour()) {
+        match split(line.as_bytes(), &Profile::Rfc9309.behaviour()) {
             LineContent::Pair(kv) => Some((
                 String::from_utf8_lossy(kv.key).into_owned(),
                 String::from_utf8_lossy(kv.value).into_owned(),
@@ -271,7 +307,7 @@ mod tests {
     #[test]
     fn offsets_point_into_the_line() {
         let line = b"  Allow:\t/p ";
-        let LineContent::Pair(kv) = split_line(line, &Profile::Rfc9309.behaviour()) else {
+        let LineContent::Pair(kv) = split(line, &Profile::Rfc9309.behaviour()) else {
             panic!("not a pair")
         };
         assert_eq!(&line[kv.key_at..kv.key_at + kv.key.len()], b"Allow");
@@ -281,16 +317,68 @@ mod tests {
     #[test]
     fn google_stops_a_line_at_nul_and_caps_its_length() {
         let google = Profile::Google.behaviour();
-        assert_eq!(split_line(b"allow: /a\0b", &google), {
-            let LineContent::Pair(kv) = split_line(b"allow: /a", &google) else {
+        assert_eq!(split(b"allow: /a\0b", &google), {
+            let LineContent::Pair(kv) = split(b"allow: /a", &google) else {
                 panic!()
             };
             LineContent::Pair(kv)
         });
         let long = [b"disallow: /".as_slice(), &[b'x'; 20_000]].concat();
-        let LineContent::Pair(kv) = split_line(&long, &google) else {
+        let LineContent::Pair(kv) = split(&long, &google) else {
             panic!()
         };
         assert_eq!(kv.value.len(), GOOGLE_MAX_LINE - b"disallow: ".len());
+    }
+
+    /// Lines, their colons and their `#`s found one octet at a time.
+    fn one_at_a_time(data: &[u8]) -> Vec<(usize, usize, Option<usize>, Option<usize>)> {
+        let mut found = Vec::new();
+        let mut start = 0;
+        loop {
+            let end = data[start..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .map(|i| start + i);
+            let line = &data[start..end.unwrap_or(data.len())];
+            let colon = line.iter().position(|&b| b == b':');
+            let hash = line.iter().position(|&b| b == b'#');
+            found.push((start, line.len(), colon, hash));
+            let Some(end) = end else { return found };
+            start = end + 1 + usize::from(data[end..].starts_with(b"\r\n"));
+        }
+    }
+
+    proptest::proptest! {
+        /// Block by block, the lines and their marks are those found one octet at a
+        /// time, wherever lines and blocks begin and end.
+        #[test]
+        fn lines_and_marks_match_one_at_a_time(
+            data in proptest::collection::vec(
+                proptest::sample::select(b"\n\r:#ab  ".to_vec()),
+                0..300,
+            ),
+        ) {
+            let got: Vec<_> = Lines::new(&data, 0)
+                .map(|l| (l.start, l.bytes.len(), l.colon, l.hash))
+                .collect();
+            proptest::prop_assert_eq!(got, one_at_a_time(&data));
+        }
+    }
+
+    #[test]
+    fn marks_are_found_past_the_first_block() {
+        let mut data = vec![b'x'; 150];
+        data[100] = b':';
+        data[140] = b'#';
+        data.extend_from_slice(b"\r\nnext:line");
+        let all: Vec<_> = Lines::new(&data, 0).collect();
+        assert_eq!(
+            (all[0].colon, all[0].hash, all[0].bytes.len()),
+            (Some(100), Some(140), 150)
+        );
+        assert_eq!(
+            (all[1].start, all[1].colon, all[1].hash),
+            (152, Some(4), None)
+        );
     }
 }

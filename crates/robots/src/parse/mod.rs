@@ -201,7 +201,7 @@ impl Parser {
     }
 
     fn line(&mut self, line: Line<'_>) {
-        let kv = match split_line(line.bytes, &self.robots.behaviour) {
+        let kv = match split_line(&line, &self.robots.behaviour) {
             LineContent::Empty => {
                 self.blank_after_agent |= crate::lines::trim(line.bytes).1.is_empty();
                 return;
@@ -327,7 +327,7 @@ pub(crate) fn sites_of(source: &[u8], behaviour: &Behaviour, lines: &[u32]) -> V
             continue;
         }
         wanted.next();
-        if let LineContent::Pair(kv) = split_line(line.bytes, behaviour) {
+        if let LineContent::Pair(kv) = split_line(&line, behaviour) {
             let at = Place {
                 line: line.number,
                 start: line.start,
