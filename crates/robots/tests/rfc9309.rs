@@ -131,6 +131,33 @@ fn sec_2_2_2_longest_match_wins() {
     assert_eq!(verdict(file, "Bot", "/p/private/ok/1"), (true, Some(4)));
 }
 
+/// A big group, whose rules are put in order by radix: lengths from 2 to 400 octets in
+/// a scrambled order, and ties between an allow and a disallow.
+#[test]
+fn sec_2_2_2_longest_match_wins_in_a_group_of_hundreds() {
+    let mut file = String::from("User-agent: *\n");
+    // The line of the rule `/` + `d` × k, for every k but 1.
+    let mut line_of = [0u32; 401];
+    for n in (0..200).map(|i| 1 + (i * 73) % 200) {
+        for (kind, k) in [("Disallow", 2 * n), ("Allow", 2 * n - 1)] {
+            file += &format!("{kind}: /{}\n", "d".repeat(k));
+            line_of[k] = file.lines().count() as u32;
+        }
+    }
+    file += "Disallow: /d\n";
+    let file = file.as_bytes();
+    for k in [2, 3, 7, 8, 255, 256, 257, 400] {
+        let url = format!("/{}", "d".repeat(k));
+        assert_eq!(
+            verdict(file, "Bot", &url),
+            (k % 2 == 1, Some(line_of[k])),
+            "{url}"
+        );
+    }
+    // `/d` twice: the tie goes to the allow, wherever it is.
+    assert_eq!(verdict(file, "Bot", "/d"), (true, Some(line_of[1])));
+}
+
 #[test]
 fn sec_2_2_2_equivalent_allow_wins_over_disallow() {
     let file = b"User-agent: *\nDisallow: /same\nAllow: /same\n";

@@ -10,6 +10,7 @@ use crate::robots::{Site, Span};
 use crate::{Options, Robots, RuleKind};
 
 mod agents;
+mod rank;
 mod records;
 mod rules;
 
@@ -287,20 +288,10 @@ impl Parser {
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
-        // Numbers sort fast, so each rule's rank is sorted and the rules follow it.
-        let (mut ranks, mut sorted) = (Vec::new(), Vec::new());
+        let mut order = rank::RankOrder::default();
         for group in &self.robots.groups {
-            let rules =
-                &mut self.robots.rules[group.rules.start as usize..group.rules.end as usize];
-            ranks.clear();
-            ranks.extend(rules.iter().zip(0..).map(|(rule, place)| rule.rank(place)));
-            if ranks.is_sorted() {
-                continue;
-            }
-            ranks.sort_unstable();
-            sorted.clear();
-            sorted.extend(ranks.iter().map(|&rank| rules[rank as u32 as usize]));
-            rules.copy_from_slice(&sorted);
+            order
+                .sort(&mut self.robots.rules[group.rules.start as usize..group.rules.end as usize]);
         }
         // Parsed files are often held by the thousand (a crawler's cache): give back what
         // the vectors grew into but did not use.
