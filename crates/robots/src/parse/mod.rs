@@ -13,24 +13,22 @@ mod agents;
 mod rank;
 mod records;
 mod rules;
+mod scratch;
 
 pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Robots {
     let data = within_limit(bytes, options.max_bytes);
-    // Rule lines average 37 octets in real files, user-agent and other lines come far
-    // fewer: room for that many from the start spares growing the vectors line by line,
-    // and `finish` gives back what is left over. The text kept (values, their normal
-    // forms) seldom outgrows the input, so the arena starts that large.
+    let scratch = scratch::Scratch::take();
     let mut parser = Parser {
         robots: Robots {
             options,
             behaviour,
-            arena: Vec::with_capacity(data.len()),
-            groups: Vec::new(),
-            pacing: Vec::new(),
-            agents: Vec::with_capacity(data.len() / 128),
-            rules: Vec::with_capacity(data.len() / 32),
-            records: Vec::with_capacity(data.len() / 128),
-            findings: Vec::new(),
+            arena: scratch.arena,
+            groups: scratch.groups,
+            pacing: scratch.pacing,
+            agents: scratch.agents,
+            rules: scratch.rules,
+            records: scratch.records,
+            findings: scratch.findings,
             size: bytes.len(),
             parsed: data.len(),
             lines: 0,
@@ -38,9 +36,19 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         closed: true,
         blank_after_agent: false,
         utf8: false,
-        embargo_allows: Vec::new(),
-        texts: GroupTexts::default(),
+        embargo_allows: scratch.embargo_allows,
+        texts: scratch.texts,
+        order: scratch.order,
     };
+    // Rule lines average 37 octets in real files, user-agent and other lines come far
+    // fewer: room for that many from the start spares growing the vectors line by line.
+    // The text kept (values, their normal forms) seldom outgrows the input, so the arena
+    // starts that large.
+    let r = &mut parser.robots;
+    r.arena.reserve(data.len());
+    r.agents.reserve(data.len() / 128);
+    r.rules.reserve(data.len() / 32);
+    r.records.reserve(data.len() / 128);
     let bom = bom_len(data);
     if bom == 3 {
         parser.report(Code::ByteOrderMark, 1, 0, 0..3, Quote::NONE);
@@ -88,6 +96,7 @@ struct Parser {
     /// is known only at the end.
     embargo_allows: Vec<(u32, u32, Site)>,
     texts: GroupTexts,
+    order: rank::RankOrder,
 }
 
 /// The rule lines of the current and the previous group, in file order, so that a block
@@ -288,22 +297,13 @@ impl Parser {
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
-        let mut order = rank::RankOrder::default();
         for group in &self.robots.groups {
-            order
-                .sort(&mut self.robots.rules[group.rules.start as usize..group.rules.end as usize]);
+            let rules = group.rules.start as usize..group.rules.end as usize;
+            self.order.sort(&mut self.robots.rules[rules]);
         }
-        // Parsed files are often held by the thousand (a crawler's cache): give back what
-        // the vectors grew into but did not use.
-        let r = &mut self.robots;
-        r.arena.shrink_to_fit();
-        r.rules.shrink_to_fit();
-        r.agents.shrink_to_fit();
-        r.groups.shrink_to_fit();
-        r.pacing.shrink_to_fit();
-        r.records.shrink_to_fit();
-        r.findings.shrink_to_fit();
-        self.robots
+        // Parsed files are often held by the thousand (a crawler's cache): each keeps
+        // only what it uses.
+        scratch::Scratch::keep(self)
     }
 }
 

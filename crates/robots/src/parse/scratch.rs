@@ -1,0 +1,126 @@
+//! The vectors a parse builds in, kept per thread from one parse to the next: the parsed
+//! file gets copies of exactly the size it needs, so no vector grows or shrinks per file.
+
+use std::cell::Cell;
+
+use super::rank::RankOrder;
+use super::{GroupTexts, Parser};
+use crate::finding::Finding;
+use crate::robots::{AgentLine, GroupData, Pacing, RecordLine, RuleLine, Site};
+use crate::Robots;
+
+/// A thread keeps its scratch only while its arena holds at most this many octets, so
+/// that one huge file (past the default parse limit) does not hold on to its memory.
+const KEEP_AT_MOST: usize = 1 << 18;
+
+/// Everything a parse grows: the vectors of the [`Robots`] being built and the parser's
+/// own. Taken empty, given back emptied.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub arena: Vec<u8>,
+    pub groups: Vec<GroupData>,
+    pub pacing: Vec<Pacing>,
+    pub agents: Vec<AgentLine>,
+    pub rules: Vec<RuleLine>,
+    pub records: Vec<RecordLine>,
+    pub findings: Vec<Finding>,
+    pub embargo_allows: Vec<(u32, u32, Site)>,
+    pub texts: GroupTexts,
+    pub order: RankOrder,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::default();
+}
+
+impl Scratch {
+    /// This thread's scratch; a new one if the thread has none (its first parse, or
+    /// while it is being torn down).
+    pub fn take() -> Scratch {
+        SCRATCH.try_with(Cell::take).unwrap_or_default()
+    }
+
+    /// The file the parser built, copied at exact sizes; the parser's vectors are
+    /// emptied and kept for the thread's next parse.
+    pub fn keep(parser: Parser) -> Robots {
+        let Parser {
+            robots: built,
+            embargo_allows,
+            texts,
+            order,
+            ..
+        } = parser;
+        let robots = Robots {
+            arena: built.arena.clone(),
+            groups: built.groups.clone(),
+            pacing: built.pacing.clone(),
+            agents: built.agents.clone(),
+            rules: built.rules.clone(),
+            records: built.records.clone(),
+            findings: built.findings.clone(),
+            ..built
+        };
+        let mut scratch = Scratch {
+            arena: built.arena,
+            groups: built.groups,
+            pacing: built.pacing,
+            agents: built.agents,
+            rules: built.rules,
+            records: built.records,
+            findings: built.findings,
+            embargo_allows,
+            texts,
+            order,
+        };
+        if scratch.arena.capacity() <= KEEP_AT_MOST {
+            scratch.clear();
+            // A thread being torn down keeps nothing.
+            let _ = SCRATCH.try_with(|kept| kept.set(scratch));
+        }
+        robots
+    }
+
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.groups.clear();
+        self.pacing.clear();
+        self.agents.clear();
+        self.rules.clear();
+        self.records.clear();
+        self.findings.clear();
+        self.embargo_allows.clear();
+        self.texts.previous.clear();
+        self.texts.current.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Robots;
+
+    #[test]
+    fn a_parse_starts_from_empty_vectors_and_keeps_exact_copies() {
+        let first = b"User-agent: a\nDisallow: /x\nSitemap: /s\nCrawl-delay: 1\nnonsense\n";
+        let other = b"User-agent: *\nAllow: /y\nDisallow: /z\nUser-agent: b\nDisallow: /\n";
+        let before = Robots::parse(first);
+        let between = Robots::parse(other);
+        let after = Robots::parse(first);
+        assert_eq!(format!("{before:?}"), format!("{after:?}"));
+        assert_ne!(format!("{before:?}"), format!("{between:?}"));
+        for robots in [&before, &between] {
+            assert_eq!(robots.rules.capacity(), robots.rules.len());
+            assert_eq!(robots.arena.capacity(), robots.arena.len());
+            assert_eq!(robots.findings.capacity(), robots.findings.len());
+        }
+    }
+
+    #[test]
+    fn a_huge_file_is_parsed_without_keeping_its_vectors() {
+        let huge = "Disallow: /a\n".repeat(super::KEEP_AT_MOST / 4);
+        let options = crate::Options::new().max_bytes(usize::MAX).unwrap();
+        let robots = Robots::parse_with(huge.as_bytes(), options);
+        assert_eq!(robots.lines, super::KEEP_AT_MOST as u32 / 4 + 1);
+        let kept = super::Scratch::take();
+        assert!(kept.arena.capacity() <= super::KEEP_AT_MOST);
+    }
+}
