@@ -413,7 +413,7 @@ impl Robots {
     /// Parses with the given options.
     ///
     /// A thread keeps the emptied vectors of its last parse to build the next file in
-    /// (unless that file's text passed 256 KiB); the `Robots` returned holds copies of
+    /// (as long as they take at most 512 KiB); the `Robots` returned holds vectors of
     /// exactly the size it needs.
     pub fn parse_with(bytes: &[u8], options: Options) -> Robots {
         crate::parse::parse(bytes, options, options.profile.behaviour())

@@ -39,6 +39,12 @@ impl RankOrder {
         rules.copy_from_slice(&self.sorted);
     }
 
+    /// The octets its vectors hold room for.
+    pub fn bytes(&self) -> usize {
+        (self.ranks.capacity() + self.spare.capacity()) * std::mem::size_of::<u64>()
+            + self.sorted.capacity() * std::mem::size_of::<RuleLine>()
+    }
+
     /// Sorts the ranks by their high 32 bits, least significant digit first. Every pass
     /// is stable and the ranks start in file order, which their low 32 bits hold, so this
     /// is the order a full sort gives. Keys are taken relative to the least, so a group
