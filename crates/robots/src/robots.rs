@@ -178,7 +178,7 @@ pub(crate) struct RuleParts {
 impl RuleLine {
     /// Packs a rule; `text` is the pattern's text.
     pub fn new(parts: RuleParts, text: &[u8]) -> RuleLine {
-        let wildcard = crate::swar::find(text, [b'*']).is_some();
+        let wildcard = crate::swar::find(text, b'*').is_some();
         Self::with_filter(parts, Filter::of(text, wildcard), wildcard)
     }
 

@@ -1,5 +1,5 @@
 //! Finding octets in short byte strings eight at a time in a `u64` ("SIMD within a
-//! register"): for a host or a line, a call into a vector search costs more than this.
+//! register"): for a host or a rule's value, a call into a vector search costs more.
 
 const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
 const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
@@ -8,16 +8,13 @@ const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
 /// pays for itself only on longer input.
 const SHORT: usize = 64;
 
-/// Where `text` first holds one of `octets` (one or two of them): eight octets at a
-/// time in short text, by vector search in long text.
-pub(crate) fn find<const N: usize>(text: &[u8], octets: [u8; N]) -> Option<usize> {
-    debug_assert!(N == 1 || N == 2);
+/// Where `text` first holds `octet`: eight octets at a time in short text, by vector
+/// search in long text.
+pub(crate) fn find(text: &[u8], octet: u8) -> Option<usize> {
     if text.len() < SHORT {
-        find_any(text, octets)
-    } else if N == 1 {
-        memchr::memchr(octets[0], text)
+        find_any(text, [octet])
     } else {
-        memchr::memchr2(octets[0], octets[N - 1], text)
+        memchr::memchr(octet, text)
     }
 }
 
@@ -67,9 +64,7 @@ mod tests {
             let set = *b"/?;#";
             proptest::prop_assert_eq!(find_any(&s, set), s.iter().position(|b| set.contains(b)));
             proptest::prop_assert_eq!(find_any(&s, [b':']), s.iter().position(|&b| b == b':'));
-            let one_at_a_time = s.iter().position(|&b| b == b':' || b == b'#');
-            proptest::prop_assert_eq!(find(&s, [b':', b'#']), one_at_a_time);
-            proptest::prop_assert_eq!(find(&s, [b'#']), s.iter().position(|&b| b == b'#'));
+            proptest::prop_assert_eq!(find(&s, b'#'), s.iter().position(|&b| b == b'#'));
         }
     }
 }

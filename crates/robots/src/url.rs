@@ -33,7 +33,7 @@ pub(crate) fn from_path(url: &[u8]) -> Option<&[u8]> {
 
 /// A path without its fragment.
 pub(crate) fn without_fragment(path: &[u8]) -> &[u8] {
-    &path[..crate::swar::find(path, [b'#']).unwrap_or(path.len())]
+    &path[..crate::swar::find(path, b'#').unwrap_or(path.len())]
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ impl Parser {
                 Quote::text(written),
             );
         }
-        if let Some(dollar) = crate::swar::find(value, [b'$']).filter(|&d| d + 1 < value.len()) {
+        if let Some(dollar) = crate::swar::find(value, b'$').filter(|&d| d + 1 < value.len()) {
             self.report(
                 Code::DollarInside,
                 at.line,
