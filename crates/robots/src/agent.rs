@@ -117,7 +117,8 @@ pub(crate) fn product_token(value: &[u8], alpha_only: bool) -> &str {
 }
 
 /// How many octets of `value` its product token takes (see [`product_token`]), without
-/// checking that they are UTF-8: the parser's text always is.
+/// checking that they are UTF-8: the parser stores text as UTF-8, and compares a raw
+/// token only with `*`.
 pub(crate) fn product_token_len(value: &[u8], alpha_only: bool) -> usize {
     if alpha_only {
         value.iter().position(|&b| !is_rfc_token_byte(b))
