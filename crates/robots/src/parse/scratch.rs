@@ -1,5 +1,5 @@
 //! The vectors a parse builds in, kept per thread from one parse to the next: the parsed
-//! file gets vectors of exactly the size it needs, and most vectors never grow again.
+//! file gets vectors of exactly the size it needs, and the thread's seldom have to grow.
 
 use std::cell::Cell;
 
