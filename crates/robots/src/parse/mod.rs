@@ -281,7 +281,9 @@ impl Parser {
     }
 
     fn finish(mut self) -> Robots {
-        for (group, line, site) in std::mem::take(&mut self.embargo_allows) {
+        // Taken out to be read while reporting, and put back for the thread's next parse.
+        let embargo_allows = std::mem::take(&mut self.embargo_allows);
+        for &(group, line, site) in &embargo_allows {
             if self.robots.groups[group as usize].embargo.is_some() {
                 continue;
             }
@@ -293,6 +295,7 @@ impl Parser {
                 Quote::NONE,
             );
         }
+        self.embargo_allows = embargo_allows;
         self.robots.findings.sort_by_key(|d| (d.line, d.column));
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
