@@ -191,16 +191,20 @@ pub(crate) fn split_line<'a>(line: &Line<'a>, behaviour: &Behaviour) -> LineCont
         text = &text[..hash];
         colon = colon.filter(|&at| at < hash);
     }
-    let (offset, text) = trim(text);
-    if text.is_empty() {
-        return LineContent::Empty;
-    }
-    let (sep, missing_colon) = match colon {
-        Some(colon) => (colon - offset, false),
-        None => match two_words(text) {
-            Some(space) => (space, true),
-            None => return LineContent::Junk,
-        },
+    let (offset, text, sep, missing_colon) = match colon {
+        // A colon is not white space, so the line is not blank; key and value are
+        // trimmed on their own.
+        Some(colon) => (0, text, colon, false),
+        None => {
+            let (offset, text) = trim(text);
+            if text.is_empty() {
+                return LineContent::Empty;
+            }
+            match two_words(text) {
+                Some(space) => (offset, text, space, true),
+                None => return LineContent::Junk,
+            }
+        }
     };
     let (key_off, key) = trim(&text[..sep]);
     if key.is_empty() {
