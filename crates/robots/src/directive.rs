@@ -61,11 +61,19 @@ const HOST: (&str, &[&str]) = ("host", &[]);
 const ARCHIVE_EMBARGO: (&str, &[&str]) = ("archive-embargo", &[]);
 const EMBARGO_ALLOW: (&str, &[&str]) = ("embargo-allow", &[]);
 
-/// Classifies a trimmed key under the given behaviour.
+/// Classifies a trimmed key under the given behaviour. The common case is inlined into
+/// the parser's loop over lines; a call for every line cost more than the test itself.
+#[inline(always)]
 pub(crate) fn classify(key: &[u8], behaviour: &Behaviour) -> (Directive, Spelling) {
-    if let Some(directive) = spelt_exactly(key) {
-        return (directive, Spelling::Exact);
+    match spelt_exactly(key) {
+        Some(directive) => (directive, Spelling::Exact),
+        None => classify_other(key, behaviour),
     }
+}
+
+/// Classifies a key that is not one of Google's four spelt exactly.
+#[inline(never)]
+fn classify_other(key: &[u8], behaviour: &Behaviour) -> (Directive, Spelling) {
     // Google's four directives, by prefix when the profile reads keys that way.
     let google_four = [
         (Directive::UserAgent, USER_AGENT),
