@@ -48,9 +48,13 @@ pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8
 /// wildcards left out. A pattern can only match a path whose mask covers its own, so
 /// one AND rules out most patterns before any comparison.
 pub(crate) fn byte_mask(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0, |mask, &b| mask | OCTET_BIT[usize::from(b)])
+    let bit = |b: &u8| OCTET_BIT[usize::from(*b)];
+    // Eight octets a step: one loop test per eight lookups.
+    let mut words = bytes.chunks_exact(8);
+    let mask = words
+        .by_ref()
+        .fold(0, |mask, word| word.iter().fold(mask, |m, b| m | bit(b)));
+    words.remainder().iter().fold(mask, |m, b| m | bit(b))
 }
 
 /// Each octet's bit in a [`byte_mask`] (none for `*`), looked up rather than shifted:
