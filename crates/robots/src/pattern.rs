@@ -128,13 +128,13 @@ fn pair_hash(a: u8, b: u8) -> u16 {
 }
 
 /// How rare an octet is in URLs, roughly, plus one: pairs with rare octets rule out more
-/// paths. `*` is 0: pairs never straddle a wildcard.
+/// paths, and a pair's score is the sum of its octets' rarities (2 to 8).
 static RARITY: [u8; 256] = {
     let mut table = [4u8; 256];
     let mut b = 0;
     while b < 256 {
         table[b] = match b as u8 {
-            b'*' => 0,
+            b'*' => WILDCARD_RARITY,
             b'/' => 1,
             b'a'..=b'z' => 2,
             b'0'..=b'9' | b'A'..=b'Z' => 3,
@@ -145,26 +145,31 @@ static RARITY: [u8; 256] = {
     table
 };
 
+/// The rarity of `*`, so large that a pair holding one sums (wrapping) to 128 or more,
+/// which read as a signed octet is below every score: pairs never straddle a wildcard,
+/// and one comparison says so.
+const WILDCARD_RARITY: u8 = 0xC0;
+
 /// The [`PAIRS`] rarest octet pairs inside the literal segments of a wildcard pattern,
 /// hashed, for [`PairSet::contains_all`]; of equally rare pairs, the later ones, since
 /// patterns that differ at all tend to differ towards their end. A long path saturates
 /// the byte mask; pairs still tell.
 fn pattern_pairs(pattern: &[u8]) -> [u16; PAIRS] {
-    let mut best = [(0u8, NO_PAIR); PAIRS];
+    let mut best = [(0i8, NO_PAIR); PAIRS];
     // The slot to replace next: the one holding the commonest pair kept so far.
     let mut weakest = 0;
     // From the end, a pair replaces a kept one only if it is rarer: of equally rare
     // pairs, the later ones stay, and most pairs cost one comparison.
     for w in pattern.windows(2).rev() {
-        let (a, b) = (RARITY[usize::from(w[0])], RARITY[usize::from(w[1])]);
-        if a == 0 || b == 0 || a + b <= best[weakest].0 {
+        let score = RARITY[usize::from(w[0])].wrapping_add(RARITY[usize::from(w[1])]) as i8;
+        if score <= best[weakest].0 {
             continue;
         }
         let hash = pair_hash(w[0], w[1]);
         if best.iter().any(|&(_, h)| h == hash) {
             continue;
         }
-        best[weakest] = (a + b, hash);
+        best[weakest] = (score, hash);
         weakest = (0..PAIRS).min_by_key(|&i| best[i].0).unwrap_or(0);
     }
     best.map(|(_, hash)| hash)
