@@ -109,12 +109,13 @@ struct GroupTexts {
 
 /// A rule line's text as stored: its value as written, its pattern, and the index of
 /// the rule made of them (once there is one), for a later line with the same value to
-/// copy.
+/// copy; and whether the value is known to hold no `$` but as its last octet.
 #[derive(Debug, Clone, Copy)]
 struct RuleText {
     written: Span,
     pattern: Span,
     rule: Option<u32>,
+    dollar_free: bool,
 }
 
 impl GroupTexts {

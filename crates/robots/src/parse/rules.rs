@@ -18,6 +18,7 @@ impl Parser {
             written,
             pattern: escaped,
             rule: model,
+            dollar_free,
         } = self.rule_text(value);
         if !value.is_empty() && !matches!(value[0], b'/' | b'*') {
             self.report(
@@ -28,7 +29,12 @@ impl Parser {
                 Quote::text(written),
             );
         }
-        if let Some(dollar) = crate::swar::find(value, b'$').filter(|&d| d + 1 < value.len()) {
+        let dollar = if dollar_free {
+            None
+        } else {
+            crate::swar::find(value, b'$').filter(|&d| d + 1 < value.len())
+        };
+        if let Some(dollar) = dollar {
             self.report(
                 Code::DollarInside,
                 at.line,
@@ -84,11 +90,12 @@ impl Parser {
         let text = match repeated {
             Some(&text) if self.robots.text(text.written) == value => text,
             _ => {
-                let (written, pattern) = self.store_rule_text(value);
+                let (written, pattern, dollar_free) = self.store_rule_text(value);
                 RuleText {
                     written,
                     pattern,
                     rule: None,
+                    dollar_free,
                 }
             }
         };
@@ -100,7 +107,9 @@ impl Parser {
         text
     }
 
-    fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span) {
+    /// Also says whether the value is known to hold no `$` but as its last octet: the
+    /// RFC 9309 check for a pattern normalising leaves alone rules `$` out.
+    fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span, bool) {
         let written = self.push_text(value);
         let google = self.robots.behaviour.escape_patterns_only;
         let body = if google {
@@ -114,12 +123,13 @@ impl Parser {
         } else {
             rfc_is_normal(body, Role::Pattern)
         };
+        let dollar_free = unchanged && !google;
         if unchanged && self.utf8 {
             let escaped = Span {
                 start: written.start,
                 len: body.len() as u32,
             };
-            return (written, escaped);
+            return (written, escaped, dollar_free);
         }
         let start = self.robots.arena.len();
         if google {
@@ -136,7 +146,7 @@ impl Parser {
             self.robots.arena.truncate(start);
             escaped.start = written.start;
         }
-        (written, escaped)
+        (written, escaped, dollar_free)
     }
 
     /// Google: `Allow: /d/index.htm[l]` also allows `/d/` exactly, as the pattern `/d/$`.
