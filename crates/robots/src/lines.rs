@@ -211,6 +211,8 @@ pub(crate) fn split_line<'a>(line: &Line<'a>, behaviour: &Behaviour) -> LineCont
         return LineContent::Junk;
     }
     let (value_off, value) = trim(&text[sep + 1..]);
+    // An empty value sits right after the separator, not after the blanks that follow.
+    let value_off = if value.is_empty() { 0 } else { value_off };
     LineContent::Pair(KeyValue {
         key,
         key_at: offset + key_off,
@@ -318,6 +320,16 @@ mod tests {
         };
         assert_eq!(&line[kv.key_at..kv.key_at + kv.key.len()], b"Allow");
         assert_eq!(&line[kv.value_at..kv.value_at + kv.value.len()], b"/p");
+    }
+
+    #[test]
+    fn an_empty_value_sits_right_after_the_colon() {
+        for line in [&b" Sitemap:"[..], b" Sitemap:  ", b" Sitemap: \t# none"] {
+            let LineContent::Pair(kv) = split(line, &Profile::Rfc9309.behaviour()) else {
+                panic!("not a pair")
+            };
+            assert_eq!((kv.key_at, kv.value_at, kv.value), (1, 9, &b""[..]));
+        }
     }
 
     #[test]
