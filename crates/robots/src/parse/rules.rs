@@ -107,8 +107,9 @@ impl Parser {
         text
     }
 
-    /// Also says whether the value is known to hold no `$` but as its last octet: the
-    /// RFC 9309 check for a pattern normalising leaves alone rules `$` out.
+    /// Stores a value not seen in the previous group (see `rule_text`): its span, its
+    /// pattern's, and whether it is known to hold no `$` but as its last octet, which the
+    /// RFC 9309 check for a pattern normalising leaves alone tells (it flags `$`).
     fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span, bool) {
         let written = self.push_text(value);
         let google = self.robots.behaviour.escape_patterns_only;
