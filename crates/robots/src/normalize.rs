@@ -181,17 +181,56 @@ static RUN_ENDS: [[bool; 256]; 2] = {
 };
 
 /// Whether no octet of `input` is `flagged`, checked 32 octets at a time without an early
-/// exit inside a block, so that the compiler can compare the block in one go (SIMD). The
-/// last block is padded with `a`, which no caller flags, to be compared the same way.
+/// exit inside a block, so that the compiler can compare the block in one go (SIMD), but
+/// with one between blocks.
 pub(crate) fn none_of(input: &[u8], flagged: impl Fn(u8) -> bool) -> bool {
     let clean = |block: &[u8; 32]| !block.iter().fold(false, |any, &b| any | flagged(b));
     let mut blocks = input.chunks_exact(32);
     let full = blocks
         .by_ref()
         .all(|block| block.try_into().is_ok_and(clean));
+    full && clean(&padded(blocks.remainder()))
+}
+
+/// What one pass over a pattern (without its final `$`) tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PatternScan {
+    /// Normalising surely leaves it as it is ([`rfc_is_normal`]), so it holds no `$`.
+    pub normal: bool,
+    /// It holds a `*`.
+    pub wildcard: bool,
+}
+
+/// [`rfc_is_normal`] for a pattern, and whether it holds a `*`, in one pass.
+pub(crate) fn rfc_pattern_scan(input: &[u8]) -> PatternScan {
+    const CHANGES: u8 = 1;
+    const STAR: u8 = 2;
+    let flags = any_flags(input, |b| {
+        (u8::from(may_change(b, Role::Pattern)) * CHANGES) | (u8::from(b == b'*') * STAR)
+    });
+    PatternScan {
+        normal: flags & CHANGES == 0,
+        wildcard: flags & STAR != 0,
+    }
+}
+
+/// The OR of `flags` over the octets of `input`, taken 32 octets at a time as
+/// [`none_of`] takes them, with no early exit.
+fn any_flags(input: &[u8], flags: impl Fn(u8) -> u8) -> u8 {
+    let fold = |block: &[u8; 32]| block.iter().fold(0, |all, &b| all | flags(b));
+    let mut blocks = input.chunks_exact(32);
+    let full = blocks
+        .by_ref()
+        .fold(0, |all, block| all | block.try_into().map_or(0, fold));
+    full | fold(&padded(blocks.remainder()))
+}
+
+/// The last, partial block of a scan, padded with `a`, which no scan flags, to be folded
+/// as a whole block is.
+fn padded(rest: &[u8]) -> [u8; 32] {
     let mut last = [b'a'; 32];
-    last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
-    full && clean(&last)
+    last[..rest.len()].copy_from_slice(rest);
+    last
 }
 
 /// A stack buffer for a normalised path that spills to the heap only for unusually long
@@ -315,6 +354,22 @@ mod tests {
                 rfc_normalize(&s, role, &mut out);
                 proptest::prop_assert!(!rfc_is_normal(&s, role) || out == s);
             }
+        }
+
+        /// One pass over a pattern tells what `rfc_is_normal` and a search for `*` do,
+        /// across whole and partial blocks.
+        #[test]
+        fn a_pattern_scan_is_the_check_and_the_search(
+            s in proptest::collection::vec(
+                proptest::sample::select(b"%2a/*$ \x7F\xC3".to_vec()),
+                0..100,
+            )
+        ) {
+            let want = super::PatternScan {
+                normal: rfc_is_normal(&s, Role::Pattern),
+                wildcard: s.contains(&b'*'),
+            };
+            proptest::prop_assert_eq!(super::rfc_pattern_scan(&s), want);
         }
     }
 

@@ -176,9 +176,9 @@ pub(crate) struct RuleParts {
 }
 
 impl RuleLine {
-    /// Packs a rule; `text` is the pattern's text.
-    pub fn new(parts: RuleParts, text: &[u8]) -> RuleLine {
-        let wildcard = crate::swar::find(text, b'*').is_some();
+    /// Packs a rule; `text` is the pattern's text, which holds a `*` if `wildcard`.
+    pub fn new(parts: RuleParts, text: &[u8], wildcard: bool) -> RuleLine {
+        debug_assert_eq!(wildcard, text.contains(&b'*'));
         Self::with_filter(parts, Filter::of(text, wildcard), wildcard)
     }
 

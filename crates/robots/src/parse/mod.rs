@@ -109,13 +109,22 @@ struct GroupTexts {
 
 /// A rule line's text as stored: its value as written, its pattern, and the index of
 /// the rule made of them (once there is one), for a later line with the same value to
-/// copy; and whether the value is known to hold no `$` but as its last octet.
+/// copy; and what storing it found out.
 #[derive(Debug, Clone, Copy)]
 struct RuleText {
     written: Span,
     pattern: Span,
     rule: Option<u32>,
-    dollar_free: bool,
+    facts: ValueFacts,
+}
+
+/// What storing a rule's value found out about it, where it could tell.
+#[derive(Debug, Clone, Copy, Default)]
+struct ValueFacts {
+    /// The value holds no `$` but as its last octet.
+    no_inner_dollar: bool,
+    /// Whether the pattern holds a `*`, if known.
+    wildcard: Option<bool>,
 }
 
 impl GroupTexts {

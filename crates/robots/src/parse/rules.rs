@@ -1,10 +1,10 @@
 //! Rule lines: allow, disallow, embargo-allow and archive-embargo, compiled into
 //! matchable patterns (RFC 9309 §2.2.2, the Archive-Embargo draft) with their diagnostics.
 
-use super::{span_from, Parser, Place, RuleText};
+use super::{span_from, Parser, Place, RuleText, ValueFacts};
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::normalize::{google_escape, google_is_escaped, rfc_is_normal, rfc_normalize, Role};
+use crate::normalize::{google_escape, google_is_escaped, rfc_normalize, rfc_pattern_scan, Role};
 use crate::robots::{RuleLine, RuleParts, Span};
 use crate::{EmbargoPeriod, RuleKind};
 
@@ -18,7 +18,7 @@ impl Parser {
             written,
             pattern: escaped,
             rule: model,
-            dollar_free,
+            facts,
         } = self.rule_text(value);
         if !value.is_empty() && !matches!(value[0], b'/' | b'*') {
             self.report(
@@ -29,7 +29,7 @@ impl Parser {
                 Quote::text(written),
             );
         }
-        let dollar = if dollar_free {
+        let dollar = if facts.no_inner_dollar {
             None
         } else {
             crate::swar::find(value, b'$').filter(|&d| d + 1 < value.len())
@@ -71,7 +71,13 @@ impl Parser {
         // the rule made of it there.
         let rule = match model.and_then(|i| self.robots.rules.get(i as usize)) {
             Some(same) if same.pattern() == pattern => RuleLine::like(parts, same),
-            _ => RuleLine::new(parts, self.robots.text(pattern)),
+            _ => {
+                let text = self.robots.text(pattern);
+                let wildcard = facts
+                    .wildcard
+                    .unwrap_or_else(|| crate::swar::find(text, b'*').is_some());
+                RuleLine::new(parts, text, wildcard)
+            }
         };
         self.push(group, rule);
 
@@ -90,12 +96,12 @@ impl Parser {
         let text = match repeated {
             Some(&text) if self.robots.text(text.written) == value => text,
             _ => {
-                let (written, pattern, dollar_free) = self.store_rule_text(value);
+                let (written, pattern, facts) = self.store_rule_text(value);
                 RuleText {
                     written,
                     pattern,
                     rule: None,
-                    dollar_free,
+                    facts,
                 }
             }
         };
@@ -108,9 +114,9 @@ impl Parser {
     }
 
     /// Stores a value not seen in the previous group (see `rule_text`): its span, its
-    /// pattern's, and whether it is known to hold no `$` but as its last octet, which the
-    /// RFC 9309 check for a pattern normalising leaves alone tells (it flags `$`).
-    fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span, bool) {
+    /// pattern's, and what the RFC 9309 scan of a pattern that normalising leaves alone
+    /// tells: no `$` (the scan flags it) and whether there is a `*`.
+    fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span, ValueFacts) {
         let written = self.push_text(value);
         let google = self.robots.behaviour.escape_patterns_only;
         let body = if google {
@@ -119,18 +125,23 @@ impl Parser {
             value.strip_suffix(b"$").unwrap_or(value)
         };
         // Usually the pattern is the value as written (less its `$`): keep one copy.
-        let unchanged = if google {
-            google_is_escaped(body)
+        let (unchanged, facts) = if google {
+            (google_is_escaped(body), ValueFacts::default())
         } else {
-            rfc_is_normal(body, Role::Pattern)
+            let scan = rfc_pattern_scan(body);
+            // Left alone, the body is printable ASCII, and it is the pattern.
+            let facts = ValueFacts {
+                no_inner_dollar: scan.normal,
+                wildcard: scan.normal.then_some(scan.wildcard),
+            };
+            (scan.normal, facts)
         };
-        let dollar_free = unchanged && !google;
         if unchanged && self.utf8 {
             let escaped = Span {
                 start: written.start,
                 len: body.len() as u32,
             };
-            return (written, escaped, dollar_free);
+            return (written, escaped, facts);
         }
         let start = self.robots.arena.len();
         if google {
@@ -147,7 +158,7 @@ impl Parser {
             self.robots.arena.truncate(start);
             escaped.start = written.start;
         }
-        (written, escaped, dollar_free)
+        (written, escaped, facts)
     }
 
     /// Google: `Allow: /d/index.htm[l]` also allows `/d/` exactly, as the pattern `/d/$`.
@@ -171,7 +182,8 @@ impl Parser {
             anchored: true,
             inert: false,
         };
-        let rule = RuleLine::new(parts, self.robots.text(pattern));
+        let text = self.robots.text(pattern);
+        let rule = RuleLine::new(parts, text, crate::swar::find(text, b'*').is_some());
         self.push(group, rule);
     }
 
