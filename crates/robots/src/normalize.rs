@@ -88,7 +88,12 @@ pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
 
 /// Whether `google_escape` surely leaves a value as it is.
 pub(crate) fn google_is_escaped(input: &[u8]) -> bool {
-    none_of(input, |b| (b == b'%') | (b >= 0x80))
+    none_of(input, google_changes)
+}
+
+/// Whether `google_escape` may change octet `b`: an escape, or an octet to escape.
+fn google_changes(b: u8) -> bool {
+    (b == b'%') | (b >= 0x80)
 }
 
 /// What is being normalised: the two differ only in `*`, a wildcard in patterns and a
@@ -192,24 +197,49 @@ pub(crate) fn none_of(input: &[u8], flagged: impl Fn(u8) -> bool) -> bool {
     full && clean(&padded(blocks.remainder()))
 }
 
-/// What one pass over a pattern (without its final `$`) tells.
+/// What one pass over a rule's value tells (less its final `$` in RFC 9309, which reads
+/// that off first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PatternScan {
-    /// Normalising surely leaves it as it is ([`rfc_is_normal`]), so it holds no `$`.
-    pub normal: bool,
+    /// The profile's normalising surely leaves it as it is: [`rfc_is_normal`] or
+    /// [`google_is_escaped`].
+    pub unchanged: bool,
+    /// It may hold a `$`: false only where it surely holds none.
+    pub dollar: bool,
     /// It holds a `*`.
     pub wildcard: bool,
 }
 
-/// [`rfc_is_normal`] for a pattern, and whether it holds a `*`, in one pass.
-pub(crate) fn rfc_pattern_scan(input: &[u8]) -> PatternScan {
-    const CHANGES: u8 = 1;
-    const STAR: u8 = 2;
+/// Flags of [`PatternScan`] per octet.
+const CHANGES: u8 = 1;
+const DOLLAR: u8 = 2;
+const STAR: u8 = 4;
+
+/// [`rfc_is_normal`] for a rule's value, and whether it holds a `*`, in one pass. The
+/// check flags `$`, so a value it passes holds none.
+pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
     let flags = any_flags(input, |b| {
         (u8::from(may_change(b, Role::Pattern)) * CHANGES) | (u8::from(b == b'*') * STAR)
     });
     PatternScan {
-        normal: flags & CHANGES == 0,
+        unchanged: flags & CHANGES == 0,
+        dollar: flags & CHANGES != 0,
+        wildcard: flags & STAR != 0,
+    }
+}
+
+/// [`google_is_escaped`] for a rule's value, and whether it holds a `$` and a `*`, in one
+/// pass. Not inlined: in the parser's loop it made the RFC 9309 profile's code slower.
+#[inline(never)]
+pub(crate) fn google_scan_pattern(input: &[u8]) -> PatternScan {
+    let flags = any_flags(input, |b| {
+        (u8::from(google_changes(b)) * CHANGES)
+            | (u8::from(b == b'$') * DOLLAR)
+            | (u8::from(b == b'*') * STAR)
+    });
+    PatternScan {
+        unchanged: flags & CHANGES == 0,
+        dollar: flags & DOLLAR != 0,
         wildcard: flags & STAR != 0,
     }
 }
@@ -356,20 +386,26 @@ mod tests {
             }
         }
 
-        /// One pass over a pattern tells what `rfc_is_normal` and a search for `*` do,
-        /// across whole and partial blocks.
+        /// One pass over a value tells what the profile's check for normal form and
+        /// searches for `$` and `*` do, across whole and partial blocks.
         #[test]
-        fn a_pattern_scan_is_the_check_and_the_search(
+        fn a_pattern_scan_is_the_check_and_the_searches(
             s in proptest::collection::vec(
                 proptest::sample::select(b"%2a/*$ \x7F\xC3".to_vec()),
                 0..100,
             )
         ) {
-            let want = super::PatternScan {
-                normal: rfc_is_normal(&s, Role::Pattern),
-                wildcard: s.contains(&b'*'),
+            let (dollar, wildcard) = (s.contains(&b'$'), s.contains(&b'*'));
+            let rfc = super::rfc_scan_pattern(&s);
+            proptest::prop_assert_eq!(rfc.unchanged, rfc_is_normal(&s, Role::Pattern));
+            proptest::prop_assert!(rfc.dollar || !dollar);
+            proptest::prop_assert_eq!(rfc.wildcard, wildcard);
+            let google = super::PatternScan {
+                unchanged: super::google_is_escaped(&s),
+                dollar,
+                wildcard,
             };
-            proptest::prop_assert_eq!(super::rfc_pattern_scan(&s), want);
+            proptest::prop_assert_eq!(super::google_scan_pattern(&s), google);
         }
     }
 

@@ -4,7 +4,7 @@
 use super::{span_from, Parser, Place, RuleText, ValueFacts};
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::normalize::{google_escape, google_is_escaped, rfc_normalize, rfc_pattern_scan, Role};
+use crate::normalize::{google_escape, google_scan_pattern, rfc_normalize, rfc_scan_pattern, Role};
 use crate::robots::{RuleLine, RuleParts, Span};
 use crate::{EmbargoPeriod, RuleKind};
 
@@ -114,8 +114,8 @@ impl Parser {
     }
 
     /// Stores a value not seen in the previous group (see `rule_text`): its span, its
-    /// pattern's, and what the RFC 9309 scan of a pattern that normalising leaves alone
-    /// tells: no `$` (the scan flags it) and whether there is a `*`.
+    /// pattern's, and what the one pass over it that decides whether normalising leaves
+    /// it alone also tells about its `$` and `*`.
     fn store_rule_text(&mut self, value: &[u8]) -> (Span, Span, ValueFacts) {
         let written = self.push_text(value);
         let google = self.robots.behaviour.escape_patterns_only;
@@ -125,16 +125,17 @@ impl Parser {
             value.strip_suffix(b"$").unwrap_or(value)
         };
         // Usually the pattern is the value as written (less its `$`): keep one copy.
-        let (unchanged, facts) = if google {
-            (google_is_escaped(body), ValueFacts::default())
+        let scan = if google {
+            google_scan_pattern(body)
         } else {
-            let scan = rfc_pattern_scan(body);
-            // Left alone, the body is printable ASCII, and it is the pattern.
-            let facts = ValueFacts {
-                no_inner_dollar: scan.normal,
-                wildcard: scan.normal.then_some(scan.wildcard),
-            };
-            (scan.normal, facts)
+            rfc_scan_pattern(body)
+        };
+        let unchanged = scan.unchanged;
+        // The body holds every `$` of the value, but a final one in RFC 9309. Left alone,
+        // it is ASCII, and the pattern is the body (less Google's final `$`).
+        let facts = ValueFacts {
+            no_inner_dollar: !scan.dollar,
+            wildcard: unchanged.then_some(scan.wildcard),
         };
         if unchanged && self.utf8 {
             let escaped = Span {
