@@ -124,7 +124,6 @@ impl Parser {
         } else {
             value.strip_suffix(b"$").unwrap_or(value)
         };
-        // Usually the pattern is the value as written (less its `$`): keep one copy.
         let scan = if google {
             google_scan_pattern(body)
         } else {
@@ -137,6 +136,7 @@ impl Parser {
             no_inner_dollar: !scan.dollar,
             wildcard: unchanged.then_some(scan.wildcard),
         };
+        // Usually the pattern is the value as written (less its `$`): keep one copy.
         if unchanged && self.utf8 {
             let escaped = Span {
                 start: written.start,
