@@ -27,13 +27,59 @@ impl Marks {
             }
         }
     }
+
+    /// Adds the marks of a chunk of the block, whose first octet is octet `shift`.
+    fn add(&mut self, shift: u32, ends: u64, colons: u64, hashes: u64) {
+        self.ends |= ends << shift;
+        self.colons |= colons << shift;
+        self.hashes |= hashes << shift;
+    }
 }
 
-/// Sixteen octets at a time in SSE2, which every x86-64 processor has: three compares
-/// and a bit gather per class cost less than the `memchr` call per line they replace
-/// (see README "Performance").
+/// With AVX2, where the processor has it (nearly every x86-64 one in use): half the
+/// compares and bit gathers of SSE2, and 21 M fewer instructions over the corpus.
+/// Otherwise SSE2, which every x86-64 processor has. Either way, three compares and a
+/// bit gather per class cost less than the `memchr` call per line they replace (see
+/// README "Performance").
 #[cfg(target_arch = "x86_64")]
 fn classify(block: &[u8; BLOCK]) -> Marks {
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, as just checked (the answer is cached).
+        unsafe { classify_avx2(block) }
+    } else {
+        classify_sse2(block)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn classify_avx2(block: &[u8; BLOCK]) -> Marks {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
+    };
+    let mut marks = Marks::default();
+    for (k, chunk) in block.chunks_exact(32).enumerate() {
+        // SAFETY: the caller has checked for AVX2; the load reads the 32 octets of
+        // `chunk`, which `chunks_exact(32)` guarantees are there, and allows any
+        // alignment.
+        let (ends, colons, hashes) = unsafe {
+            let v = _mm256_loadu_si256(chunk.as_ptr().cast());
+            let eq = |octet: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(octet as i8));
+            let bits = |m| u64::from(_mm256_movemask_epi8(m) as u32);
+            (
+                bits(_mm256_or_si256(eq(b'\n'), eq(b'\r'))),
+                bits(eq(b':')),
+                bits(eq(b'#')),
+            )
+        };
+        marks.add(32 * k as u32, ends, colons, hashes);
+    }
+    marks
+}
+
+#[cfg(target_arch = "x86_64")]
+fn classify_sse2(block: &[u8; BLOCK]) -> Marks {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
@@ -52,10 +98,7 @@ fn classify(block: &[u8; BLOCK]) -> Marks {
                 bits(eq(b'#')),
             )
         };
-        let shift = 16 * k as u32;
-        marks.ends |= ends << shift;
-        marks.colons |= colons << shift;
-        marks.hashes |= hashes << shift;
+        marks.add(16 * k as u32, ends, colons, hashes);
     }
     marks
 }
@@ -84,7 +127,7 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Sixteen at a time finds what one at a time finds, in every lane.
+        /// Sixteen or thirty-two at a time finds what one at a time finds, in every lane.
         #[test]
         fn vector_and_one_at_a_time_agree(
             octets in proptest::collection::vec(
@@ -93,7 +136,16 @@ mod tests {
             ),
         ) {
             let block: [u8; BLOCK] = octets.try_into().unwrap();
-            proptest::prop_assert_eq!(classify(&block), one_at_a_time(&block));
+            let want = one_at_a_time(&block);
+            proptest::prop_assert_eq!(classify(&block), want);
+            #[cfg(target_arch = "x86_64")]
+            {
+                proptest::prop_assert_eq!(classify_sse2(&block), want);
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the processor has AVX2, as just checked.
+                    proptest::prop_assert_eq!(unsafe { classify_avx2(&block) }, want);
+                }
+            }
         }
     }
 
