@@ -22,30 +22,71 @@ pub(crate) struct Line<'a> {
 /// Iterates the lines of a body. Lines end at LF, CR or CRLF (RFC 9309 §2.2); the text
 /// after the last line ending is a line too, even when empty.
 ///
-/// The body is read a block of [`BLOCK`] octets at a time, as bit masks ([`Marks`]): a
-/// line's end, colon and `#` are the lowest bits at or after its start, so one pass over
-/// the body finds them all.
+/// The whole body is first read into bit masks ([`Marks`]), a block of [`BLOCK`] octets
+/// at a time; a line's end, colon and `#` are then the lowest bits at or after its start.
+/// A line is looked for in the two blocks from the one it starts in, so a line of up to
+/// [`BLOCK`] octets is found the same way wherever it sits, without a branch on whether
+/// it crosses into the next block (which lines of 36 octets on average often do, and
+/// which kept being mispredicted when blocks were read as lines reached them).
 pub(crate) struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
     number: u32,
     done: bool,
-    /// Where the block `marks` describes starts (a multiple of [`BLOCK`]).
-    block: usize,
-    marks: Marks,
+    /// The marks of every block of `data`, then two empty blocks, so that the window
+    /// of the block a line starts in (at most `data.len() / BLOCK`) and the next is
+    /// always there.
+    marks: Vec<Marks>,
 }
 
 impl<'a> Lines<'a> {
     /// `start` is where the first line begins (after a byte-order mark).
     pub fn new(data: &'a [u8], start: usize) -> Self {
+        Self::with_room(data, start, Vec::new())
+    }
+
+    /// As [`Lines::new`], building the marks in `room` (emptied first), which
+    /// [`Lines::into_room`] gives back.
+    pub fn with_room(data: &'a [u8], start: usize, mut room: Vec<Marks>) -> Self {
+        room.clear();
+        room.extend((0..data.len().div_ceil(BLOCK)).map(|b| Marks::of(data, b * BLOCK)));
+        room.extend([Marks::default(); 2]);
         Lines {
             data,
             pos: start,
             number: 0,
             done: false,
-            block: 0,
-            marks: Marks::of(data, 0),
+            marks: room,
         }
+    }
+
+    /// The vector the marks were built in, for the next body.
+    pub fn into_room(self) -> Vec<Marks> {
+        self.marks
+    }
+
+    /// A line's end, colon and `#` past the two blocks from `block`: the line is longer
+    /// than [`BLOCK`] octets, or ends the body. `colon` and `hash` are those found so
+    /// far; positions are in `data`.
+    #[cold]
+    #[inline(never)]
+    fn long_line(
+        &self,
+        block: usize,
+        mut colon: Option<usize>,
+        mut hash: Option<usize>,
+    ) -> (Option<usize>, Option<usize>, Option<usize>) {
+        for (b, marks) in self.marks.iter().enumerate().skip(block + 2) {
+            let at = |mask: u64| (mask != 0).then(|| b * BLOCK + mask.trailing_zeros() as usize);
+            let end = at(marks.ends);
+            let before = end.map_or(!0, |e| (1u64 << (e % BLOCK)) - 1);
+            colon = colon.or_else(|| at(marks.colons & before));
+            hash = hash.or_else(|| at(marks.hashes & before));
+            if end.is_some() {
+                return (end, colon, hash);
+            }
+        }
+        (None, colon, hash)
     }
 }
 
@@ -61,34 +102,28 @@ impl<'a> Iterator for Lines<'a> {
         }
         let start = self.pos;
         self.number += 1;
-        let (mut colon, mut hash) = (None, None);
-        let mut at = start;
-        // The line's end, noting the first colon and `#` on the way, block by block.
-        let end = loop {
-            if at >= self.block + BLOCK {
-                self.block = at - at % BLOCK;
-                self.marks = Marks::of(self.data, self.block);
-            }
-            let from = !0u64 << (at - self.block);
-            let ends = self.marks.ends & from;
-            // The bits of this block that are still on the line.
-            let on_line = if ends == 0 {
-                from
-            } else {
-                from & ((ends & ends.wrapping_neg()) - 1)
-            };
-            let first = |mask: u64| {
-                (mask != 0).then(|| self.block + mask.trailing_zeros() as usize - start)
-            };
-            colon = colon.or_else(|| first(self.marks.colons & on_line));
-            hash = hash.or_else(|| first(self.marks.hashes & on_line));
-            if ends != 0 {
-                break Some(self.block + ends.trailing_zeros() as usize);
-            }
-            at = self.block + BLOCK;
-            if at >= self.data.len() {
-                break None;
-            }
+        let block = start / BLOCK;
+        let (here, next) = (self.marks[block], self.marks[block + 1]);
+        let from = !0u64 << (start % BLOCK);
+        // The first mark at or after `start` in the window of two blocks, as an offset
+        // from the window's start; 128 if there is none. Read as one 128-bit number, so
+        // that which block holds it is a select, not a branch.
+        let first =
+            |here: u64, next: u64| (u128::from(next) << 64 | u128::from(here)).trailing_zeros();
+        let ends = first(here.ends & from, next.ends);
+        let colons = first(here.colons & from, next.colons);
+        let hashes = first(here.hashes & from, next.hashes);
+        let window = block * BLOCK;
+        let (end, colon, hash) = if ends < 2 * BLOCK as u32 {
+            let before_end = |at: u32| (at < ends).then(|| window + at as usize);
+            (
+                Some(window + ends as usize),
+                before_end(colons),
+                before_end(hashes),
+            )
+        } else {
+            let found = |at: u32| (at < 2 * BLOCK as u32).then(|| window + at as usize);
+            self.long_line(block, found(colons), found(hashes))
         };
         let end = match end {
             Some(end) => {
@@ -105,8 +140,8 @@ impl<'a> Iterator for Lines<'a> {
             number: self.number,
             start,
             bytes: &self.data[start..end],
-            colon,
-            hash,
+            colon: colon.map(|at| at - start),
+            hash: hash.map(|at| at - start),
         })
     }
 }
@@ -370,13 +405,21 @@ mod tests {
 
     proptest::proptest! {
         /// Block by block, the lines and their marks are those found one octet at a
-        /// time, wherever lines and blocks begin and end, and after a byte-order mark.
+        /// time, wherever lines and blocks begin and end, and after a byte-order mark;
+        /// in short lines, and in long ones, whose colons and `#`s may lie past the two
+        /// blocks from the line's start.
         #[test]
         fn lines_and_marks_match_one_at_a_time(
-            data in proptest::collection::vec(
-                proptest::sample::select(b"\n\r:#ab  ".to_vec()),
-                0..300,
-            ),
+            data in proptest::prop_oneof![
+                proptest::collection::vec(
+                    proptest::sample::select(b"\n\r:#ab  ".to_vec()),
+                    0..300,
+                ),
+                proptest::collection::vec(
+                    proptest::sample::select([&b"\n\r:#"[..], &[b'a'; 156]].concat()),
+                    0..700,
+                ),
+            ],
             start in 0usize..4,
         ) {
             let start = start.min(data.len());

@@ -7,6 +7,7 @@ use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
 use crate::robots::{Site, Span};
+use crate::scan::Marks;
 use crate::{Options, Robots, RuleKind};
 
 mod agents;
@@ -39,6 +40,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         embargo_allows: scratch.embargo_allows,
         texts: scratch.texts,
         order: scratch.order,
+        marks: Vec::new(),
     };
     // Rule lines average 37 octets in real files, user-agent and other lines come far
     // fewer: room for that many from the start spares growing the vectors line by line.
@@ -54,10 +56,12 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         parser.report(Code::ByteOrderMark, 1, 0, 0..3, Quote::NONE);
     }
     parser.check_encoding(data);
-    for line in Lines::new(data, bom) {
+    let mut lines = Lines::with_room(data, bom, scratch.marks);
+    for line in lines.by_ref() {
         parser.robots.lines = line.number;
         parser.line(line);
     }
+    parser.marks = lines.into_room();
     if data.len() < bytes.len() {
         let line = parser.robots.lines;
         parser.report(
@@ -97,6 +101,8 @@ struct Parser {
     embargo_allows: Vec<(u32, u32, Site)>,
     texts: GroupTexts,
     order: rank::RankOrder,
+    /// The marks of the body's blocks (see [`Lines`]), kept for the thread's next parse.
+    marks: Vec<Marks>,
 }
 
 /// The rule lines of the current and the previous group, in file order, so that a block

@@ -7,6 +7,7 @@ use super::rank::RankOrder;
 use super::{GroupTexts, Parser};
 use crate::finding::Finding;
 use crate::robots::{AgentLine, GroupData, Pacing, RecordLine, RuleLine, Site};
+use crate::scan::Marks;
 use crate::Robots;
 
 /// A thread keeps its scratch only while its vectors hold at most this many octets, so
@@ -27,6 +28,7 @@ pub(super) struct Scratch {
     pub embargo_allows: Vec<(u32, u32, Site)>,
     pub texts: GroupTexts,
     pub order: RankOrder,
+    pub marks: Vec<Marks>,
 }
 
 /// A vector holding more than this many octets is handed over and shrunk in place, not
@@ -65,6 +67,7 @@ impl Scratch {
             embargo_allows,
             texts,
             order,
+            marks,
             ..
         } = parser;
         let robots = Robots {
@@ -88,6 +91,7 @@ impl Scratch {
             embargo_allows,
             texts,
             order,
+            marks,
         };
         if scratch.bytes() <= KEEP_AT_MOST {
             scratch.clear();
@@ -113,6 +117,7 @@ impl Scratch {
             + room(&self.texts.previous)
             + room(&self.texts.current)
             + self.order.bytes()
+            + room(&self.marks)
     }
 
     fn clear(&mut self) {
@@ -126,6 +131,7 @@ impl Scratch {
         self.embargo_allows.clear();
         self.texts.previous.clear();
         self.texts.current.clear();
+        self.marks.clear();
     }
 }
 
