@@ -51,6 +51,11 @@ fn classify(block: &[u8; BLOCK]) -> Marks {
     }
 }
 
+/// [`classify`] 32 octets at a time.
+///
+/// # Safety
+///
+/// The processor must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn classify_avx2(block: &[u8; BLOCK]) -> Marks {
@@ -78,6 +83,7 @@ unsafe fn classify_avx2(block: &[u8; BLOCK]) -> Marks {
     marks
 }
 
+/// [`classify`] 16 octets at a time.
 #[cfg(target_arch = "x86_64")]
 fn classify_sse2(block: &[u8; BLOCK]) -> Marks {
     use std::arch::x86_64::{
