@@ -205,17 +205,39 @@ pub(crate) fn trim(bytes: &[u8]) -> (usize, &[u8]) {
     (start, &bytes[start..end])
 }
 
+/// How a profile reads the lines of one body: whether they are capped in length and cut
+/// at a NUL, as Google reads a line as a C string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineSyntax {
+    capped: bool,
+    cut_at_nul: bool,
+}
+
+impl LineSyntax {
+    /// `behaviour`'s reading of the lines of `body`. Lines are searched for a NUL only
+    /// when the body holds one: one search of the body costs a seventh of one per line
+    /// (57 M instructions over the corpus).
+    pub fn of(behaviour: &Behaviour, body: &[u8]) -> LineSyntax {
+        let capped = behaviour.google_line_limits;
+        LineSyntax {
+            capped,
+            cut_at_nul: capped && memchr::memchr(0, body).is_some(),
+        }
+    }
+}
+
 /// Splits a line into key and value: `#` starts a comment, the first `:` separates, and
 /// a line with no colon but exactly two words is read as `key value`. Inlined into the
 /// parser's loop over lines, the pair it returns is not written out and read back.
 #[inline(always)]
-pub(crate) fn split_line<'a>(line: &Line<'a>, behaviour: &Behaviour) -> LineContent<'a> {
+pub(crate) fn split_line<'a>(line: &Line<'a>, syntax: LineSyntax) -> LineContent<'a> {
     let mut text = line.bytes;
     let (mut colon, mut hash) = (line.colon, line.hash);
-    if behaviour.google_line_limits {
-        // Google reads a line as a C string: a NUL ends it, and it is capped in length.
-        if let Some(nul) = memchr::memchr(0, text) {
-            text = &text[..nul];
+    if syntax.capped {
+        if syntax.cut_at_nul {
+            if let Some(nul) = memchr::memchr(0, text) {
+                text = &text[..nul];
+            }
         }
         text = &text[..text.len().min(GOOGLE_MAX_LINE)];
         colon = colon.filter(|&at| at < text.len());
@@ -278,7 +300,7 @@ mod tests {
     /// The first line of `bytes`, split.
     fn split<'a>(bytes: &'a [u8], behaviour: &Behaviour) -> LineContent<'a> {
         let line = Lines::new(bytes, 0).next().expect("there is always a line");
-        split_line(&line, behaviour)
+        split_line(&line, LineSyntax::of(behaviour, bytes))
     }
 
     fn lines(data: &[u8]) -> Vec<(u32, &[u8])> {
@@ -381,6 +403,22 @@ mod tests {
             panic!()
         };
         assert_eq!(kv.value.len(), GOOGLE_MAX_LINE - b"disallow: ".len());
+    }
+
+    #[test]
+    fn a_nul_cuts_its_own_line_in_google_only() {
+        let body = b"allow: /a\nallow: /b\0c\nallow: /d\0";
+        let values = |profile: Profile| -> Vec<&[u8]> {
+            let syntax = LineSyntax::of(&profile.behaviour(), body);
+            Lines::new(body, 0)
+                .filter_map(|l| match split_line(&l, syntax) {
+                    LineContent::Pair(kv) => Some(kv.value),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(values(Profile::Google), [&b"/a"[..], b"/b", b"/d"]);
+        assert_eq!(values(Profile::Rfc9309), [&b"/a"[..], b"/b\0c", b"/d\0"]);
     }
 
     /// Lines, their colons and their `#`s found one octet at a time.

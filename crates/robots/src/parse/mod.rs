@@ -5,7 +5,7 @@ use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
-use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, Lines};
+use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
 use crate::robots::{Site, Span};
 use crate::scan::Marks;
 use crate::{Options, Robots, RuleKind};
@@ -41,6 +41,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         texts: scratch.texts,
         order: scratch.order,
         marks: Vec::new(),
+        syntax: LineSyntax::of(&behaviour, data),
     };
     // Rule lines average 37 octets in real files, user-agent and other lines come far
     // fewer: room for that many from the start spares growing the vectors line by line.
@@ -103,6 +104,8 @@ struct Parser {
     order: rank::RankOrder,
     /// The marks of the body's blocks (see [`Lines`]), kept for the thread's next parse.
     marks: Vec<Marks>,
+    /// How this body's lines are read.
+    syntax: LineSyntax,
 }
 
 /// The rule lines of the current and the previous group, in file order, so that a block
@@ -228,7 +231,7 @@ impl Parser {
     }
 
     fn line(&mut self, line: Line<'_>) {
-        let kv = match split_line(&line, &self.robots.behaviour) {
+        let kv = match split_line(&line, self.syntax) {
             LineContent::Empty => {
                 self.blank_after_agent |= crate::lines::trim(line.bytes).1.is_empty();
                 return;
@@ -332,13 +335,14 @@ impl Parser {
 pub(crate) fn sites_of(source: &[u8], behaviour: &Behaviour, lines: &[u32]) -> Vec<(u32, Site)> {
     let mut wanted = lines.iter().copied().peekable();
     let mut sites = Vec::with_capacity(lines.len());
+    let syntax = LineSyntax::of(behaviour, source);
     for line in Lines::new(source, bom_len(source)) {
         let Some(&next) = wanted.peek() else { break };
         if line.number != next {
             continue;
         }
         wanted.next();
-        if let LineContent::Pair(kv) = split_line(&line, behaviour) {
+        if let LineContent::Pair(kv) = split_line(&line, syntax) {
             let at = Place {
                 line: line.number,
                 start: line.start,
