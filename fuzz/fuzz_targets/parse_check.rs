@@ -1,7 +1,7 @@
 //! Fuzz target `parse_check`: arbitrary bytes become a robots.txt body, a crawler name, a
 //! URL and a choice of agent constructor; the body is parsed with both profiles, checked,
 //! explained and linted, and everything the parse exposes (diagnostics written out,
-//! records, sitemaps, groups) is read back,
+//! records, sitemaps, groups) is read back, as are the lines `Tokens` reads,
 //! asserting the invariants that hold for any input.
 //!
 //! Input layout: `[flags][agent length][url length][agent][url][body…]`, lengths taken
@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robots::{Agent, Options, Profile, Robots, RuleKind, Selection};
+use robots::{Agent, Options, Profile, Robots, RuleKind, Selection, Tokens};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -48,8 +48,30 @@ fuzz_target!(|data: &[u8]| {
         let options = Options::new().profile(profile).max_bytes(limit).unwrap();
         let robots = Robots::parse_with(body, options);
         exercise(&robots, body, &agent, url, profile);
+        tokens(&robots, body, options);
     }
 });
+
+/// `Tokens` reads, in order, lines of the body the parse counted, each value where it
+/// says; every record of the parse is one of them.
+fn tokens(robots: &Robots, body: &[u8], options: Options) {
+    let mut last = 0;
+    let mut lines = Vec::new();
+    for t in Tokens::new(body, options) {
+        assert!(t.line > last && t.line <= robots.line_count(), "{t:?}");
+        assert_eq!(&body[t.value_at..t.value_at + t.value.len()], t.value);
+        assert!(!t.key.is_empty());
+        last = t.line;
+        lines.push(t.line);
+    }
+    for record in robots.records() {
+        assert!(
+            lines.binary_search(&record.line()).is_ok(),
+            "record on line {}",
+            record.line()
+        );
+    }
+}
 
 fn exercise(robots: &Robots, body: &[u8], agent: &Agent, url: &[u8], profile: Profile) {
     let lines = robots.line_count();

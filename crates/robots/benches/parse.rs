@@ -8,6 +8,10 @@
 //!   the crate keeps no parsed form, so this is its tokenizer alone, a lower bound on
 //!   what building rules would cost. It takes `&str`: the lossy text is made up front.
 //!
+//! Group `tokenize` reads the lines alone: ours as [`robots::Tokens`], `robotstxt` as
+//! above (its `parse` and `tokenize` are the same work), each summing the values'
+//! lengths.
+//!
 //! One iteration parses every file once. Before measuring, each peer parses each file
 //! once; a file on which one parse goes over the budget (`corpus::BUDGET`) is printed and
 //! left out for every contender of the `parse` group; `parse-all-files` then measures
@@ -19,8 +23,9 @@ mod corpus;
 use std::hint::black_box;
 
 use corpus::{over_budget, timed, Corpus, CountingHandler, PROFILES};
-use criterion::Throughput;
-use robots::Robots;
+use criterion::measurement::WallTime;
+use criterion::{Bencher, BenchmarkGroup, Throughput};
+use robots::{Options, Robots, Tokens};
 
 fn main() {
     let Some(corpus) = Corpus::load() else {
@@ -52,19 +57,9 @@ fn main() {
     group.throughput(Throughput::Bytes(
         corpus.total_bytes(fair.iter().copied().collect()),
     ));
-    for (profile, name) in PROFILES {
-        let options = corpus::options(profile);
-        group.bench_function(format!("robots-{name}"), |b| {
-            b.iter(|| {
-                for &f in &fair {
-                    black_box(Robots::parse_with(
-                        black_box(&corpus.files[f].bytes),
-                        options,
-                    ));
-                }
-            })
-        });
-    }
+    bench_ours(&mut group, &corpus, &fair, |bytes, options| {
+        black_box(Robots::parse_with(bytes, options));
+    });
     group.bench_function("texting_robots", |b| {
         b.iter(|| {
             for &f in &fair {
@@ -75,31 +70,62 @@ fn main() {
             }
         })
     });
-    group.bench_function("robotstxt", |b| {
-        b.iter(|| {
-            for &f in &fair {
-                let mut handler = CountingHandler::default();
-                robotstxt::parse_robotstxt(black_box(&corpus.files[f].text), &mut handler);
-                black_box(handler.lines);
-            }
-        })
+    group.bench_function("robotstxt", |b| robotstxt_tokenizer(b, &corpus, &fair));
+    group.finish();
+
+    // Reading the lines alone, against the one peer that offers that: robotstxt's
+    // tokenizer and handler, as in `parse`, and ours as `Tokens`, summing the same
+    // value lengths.
+    let mut group = c.benchmark_group("tokenize");
+    group.throughput(Throughput::Bytes(
+        corpus.total_bytes(fair.iter().copied().collect()),
+    ));
+    bench_ours(&mut group, &corpus, &fair, |bytes, options| {
+        let tokens = Tokens::new(bytes, options);
+        black_box(tokens.map(|t| t.value.len() as u64).sum::<u64>());
     });
+    group.bench_function("robotstxt", |b| robotstxt_tokenizer(b, &corpus, &fair));
     group.finish();
 
     if !excluded.is_empty() {
         let mut group = c.benchmark_group("parse-all-files");
         group.throughput(Throughput::Bytes(corpus.total_bytes(all.clone())));
-        for (profile, name) in PROFILES {
-            let options = corpus::options(profile);
-            group.bench_function(format!("robots-{name}"), |b| {
-                b.iter(|| {
-                    for file in &corpus.files {
-                        black_box(Robots::parse_with(black_box(&file.bytes), options));
-                    }
-                })
-            });
-        }
+        let every: Vec<usize> = all.into_iter().collect();
+        bench_ours(&mut group, &corpus, &every, |bytes, options| {
+            black_box(Robots::parse_with(bytes, options));
+        });
         group.finish();
     }
     c.final_summary();
+}
+
+/// `robotstxt`'s tokenizer over `files`, its handler counting the values' octets.
+fn robotstxt_tokenizer(b: &mut Bencher<'_>, corpus: &Corpus, files: &[usize]) {
+    b.iter(|| {
+        for &f in files {
+            let mut handler = CountingHandler::default();
+            robotstxt::parse_robotstxt(black_box(&corpus.files[f].text), &mut handler);
+            black_box(handler.lines);
+        }
+    })
+}
+
+/// `run` on each of `files` per iteration, as bench `robots-<profile>` of `group` for
+/// each profile.
+fn bench_ours(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    corpus: &Corpus,
+    files: &[usize],
+    run: impl Fn(&[u8], Options),
+) {
+    for (profile, name) in PROFILES {
+        let options = corpus::options(profile);
+        group.bench_function(format!("robots-{name}"), |b| {
+            b.iter(|| {
+                for &f in files {
+                    run(black_box(&corpus.files[f].bytes), options);
+                }
+            })
+        });
+    }
 }

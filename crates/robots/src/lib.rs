@@ -39,6 +39,8 @@
 //!   A parsed file keeps only each finding's code, place and quoted text, and writes the
 //!   sentences when [`Robots::diagnostics`] asks; [`Robots::lint`] takes the source text
 //!   again to place what it finds, since a parsed file keeps no byte offsets for rules.
+//! - [`Tokens`] reads the same `key: value` lines without building anything, for tools
+//!   that handle the lines themselves.
 //!
 //! # Layout
 //! A crawler holds thousands of parsed files, so a [`Robots`] is a few flat vectors and one
@@ -108,6 +110,7 @@ mod robots;
 mod scan;
 mod select;
 mod swar;
+mod tokens;
 mod url;
 mod verdict;
 
@@ -121,6 +124,7 @@ pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
 pub use robots::{Options, RequestRate, Robots, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use select::Selection;
+pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};
 
 /// What can go wrong outside parsing (which never fails).

@@ -1,10 +1,11 @@
 //! Property tests of the engine (proptest): no panic on any bytes, verdicts independent
 //! of line-ending style, matching that agrees with a reference dynamic-programming
 //! wildcard matcher and stays linear on pathological patterns, RFC 9309 normalisation of
-//! unreserved escapes, and URL versus path-only checks agreeing.
+//! unreserved escapes, URL versus path-only checks agreeing, and `Tokens` reading the
+//! lines the parse reads.
 
 use proptest::prelude::*;
-use robots::{Agent, Code, Options, Profile, Robots, RuleKind, Verdict};
+use robots::{Agent, Code, Directive, Options, Profile, Robots, RuleKind, Token, Tokens, Verdict};
 
 const PROFILES: [Profile; 2] = [Profile::Rfc9309, Profile::Google];
 
@@ -267,6 +268,58 @@ proptest! {
                 let _ = (g.agent_lines().count(), g.crawl_delay(), g.embargo());
             }
             let _ = (robots.sitemaps().count(), robots.host());
+        }
+    }
+
+    /// `Tokens` reads the lines the parse reads: its user-agent lines are the groups'
+    /// agent lines, its rule lines after the first user-agent line are the groups'
+    /// rules, and its other lines are the records, with the same keys and values.
+    #[test]
+    fn tokens_are_the_lines_the_parse_reads(body in body(), unlimited in any::<bool>()) {
+        for profile in PROFILES {
+            let mut options = Options::new().profile(profile);
+            if unlimited {
+                options = options.max_bytes(usize::MAX).unwrap();
+            }
+            let robots = Robots::parse_with(&body, options);
+            let tokens: Vec<Token<'_>> = Tokens::new(&body, options).collect();
+            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            let of = |wanted: &[Directive]| -> Vec<u32> {
+                tokens.iter().filter(|t| wanted.contains(&t.directive)).map(|t| t.line).collect()
+            };
+            let agents = of(&[Directive::UserAgent]);
+            let parsed_agents: Vec<u32> =
+                robots.groups().flat_map(|g| g.agent_lines().map(|(_, l)| l).collect::<Vec<_>>()).collect();
+            prop_assert_eq!(&parsed_agents, &agents);
+
+            let first_agent = agents.first().copied().unwrap_or(u32::MAX);
+            let mut rules: Vec<u32> = of(&[Directive::Allow, Directive::Disallow, Directive::EmbargoAllow]);
+            rules.retain(|&l| l > first_agent);
+            let mut parsed_rules: Vec<u32> =
+                robots.groups().flat_map(|g| g.rules().map(|r| r.line()).collect::<Vec<_>>()).collect();
+            parsed_rules.sort_unstable();
+            // Google's `Allow: /d/index.html` adds a second rule on its line.
+            parsed_rules.dedup();
+            prop_assert_eq!(parsed_rules, rules);
+
+            let records: Vec<(u32, Directive, String, String)> = tokens
+                .iter()
+                .filter(|t| !matches!(
+                    t.directive,
+                    Directive::UserAgent | Directive::Allow | Directive::Disallow
+                        | Directive::EmbargoAllow | Directive::ArchiveEmbargo
+                ))
+                .map(|t| (t.line, t.directive, text(t.key), text(t.value)))
+                .collect();
+            let parsed_records: Vec<(u32, Directive, String, String)> = robots
+                .records()
+                .map(|r| (r.line(), r.directive(), r.key().to_owned(), r.value().to_owned()))
+                .collect();
+            prop_assert_eq!(parsed_records, records);
+            for t in &tokens {
+                prop_assert_eq!(&body[t.value_at..t.value_at + t.value.len()], t.value);
+                prop_assert!(t.line >= 1 && t.line <= robots.line_count());
+            }
         }
     }
 

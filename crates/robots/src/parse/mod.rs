@@ -78,7 +78,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
 
 /// The bytes to parse: at most `limit`, cut back to the last whole line so that a rule is
 /// never read half-written.
-fn within_limit(bytes: &[u8], limit: usize) -> &[u8] {
+pub(crate) fn within_limit(bytes: &[u8], limit: usize) -> &[u8] {
     if bytes.len() <= limit {
         return bytes;
     }
