@@ -215,8 +215,8 @@ pub(crate) struct LineSyntax {
 
 impl LineSyntax {
     /// `behaviour`'s reading of the lines of `body`. Lines are searched for a NUL only
-    /// when the body holds one: one search of the body costs a seventh of one per line
-    /// (57 M instructions over the corpus).
+    /// when the body holds one: a search per line cost Google's parse of the corpus
+    /// 8% of its instructions (1.39 G, against 1.29 G with one search per body).
     pub fn of(behaviour: &Behaviour, body: &[u8]) -> LineSyntax {
         let capped = behaviour.google_line_limits;
         LineSyntax {
