@@ -124,6 +124,7 @@ pub fn dechunk(body: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn reads_a_response_head_and_leaves_the_payload() {
@@ -134,6 +135,11 @@ mod tests {
         assert_eq!(head.mime().as_deref(), Some("text/html"));
         assert_eq!(head.fields.get("x"), Some("a b"));
         assert_eq!(input, b"body");
+        // A blank continuation line adds nothing, not a trailing space.
+        let mut input: &[u8] = b"HTTP/1.1 200 OK\r\nX: a\r\n\t\r\n \r\nY:\r\n b\r\n\r\n";
+        let head = ResponseHead::read(&mut input).unwrap().unwrap();
+        assert_eq!(head.fields.get("x"), Some("a"));
+        assert_eq!(head.fields.get("y"), Some("b"), "nor a leading one");
     }
 
     #[test]
@@ -156,5 +162,66 @@ mod tests {
         );
         assert_eq!(dechunk(b"ff\r\nshort"), b"short");
         assert_eq!(dechunk(b"zz\r\n"), b"");
+    }
+
+    /// Short lines of octets that heads are made of, CR, LF and colons among them.
+    fn head_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let octets = b"HTTP/1.1 200 OK\r\n:\t ab\xFF".to_vec();
+        proptest::collection::vec(proptest::sample::select(octets), 0..200)
+    }
+
+    proptest! {
+        /// A captured head is replayed by writing it out again (`to_bytes`): read back,
+        /// it must be the head that was read, whatever odd bytes it held.
+        #[test]
+        fn a_head_read_and_written_out_reads_back_the_same(
+            status in 100u16..600,
+            rest in head_bytes(),
+            payload in proptest::collection::vec(any::<u8>(), 0..20),
+        ) {
+            let mut bytes = format!("HTTP/1.1 {status} ").into_bytes();
+            bytes.extend_from_slice(&rest);
+            bytes.extend_from_slice(b"\r\n\r\n");
+            bytes.extend_from_slice(&payload);
+            let mut input = &bytes[..];
+            let head = ResponseHead::read(&mut input).unwrap();
+            let Some(head) = head else {
+                return Err(TestCaseError::fail("a head with a status line and an end"));
+            };
+            prop_assert_eq!(head.status, status);
+            let written = head.to_bytes();
+            let mut again = &written[..];
+            prop_assert_eq!(ResponseHead::read(&mut again).unwrap(), Some(head));
+            prop_assert!(again.is_empty());
+        }
+
+        /// Any bytes: a head or none, never a panic, and never more read than given.
+        #[test]
+        fn any_bytes_give_a_head_or_none(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let mut input = &bytes[..];
+            let _ = ResponseHead::read(&mut input);
+        }
+
+        /// Chunks written in chunked coding, with extensions and either case of hex
+        /// digits, decode to their concatenation; cut anywhere, to a prefix of it.
+        #[test]
+        fn dechunk_undoes_chunked_coding(
+            chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 1..40), 0..6),
+            upper in any::<bool>(),
+            cut in any::<proptest::sample::Index>(),
+        ) {
+            let mut coded = Vec::new();
+            for chunk in &chunks {
+                let size = if upper { format!("{:X}", chunk.len()) } else { format!("{:x}", chunk.len()) };
+                coded.extend_from_slice(format!("{size};ext=1\r\n").as_bytes());
+                coded.extend_from_slice(chunk);
+                coded.extend_from_slice(b"\r\n");
+            }
+            coded.extend_from_slice(b"0\r\n\r\n");
+            let whole = chunks.concat();
+            prop_assert_eq!(dechunk(&coded), whole.clone());
+            let part = dechunk(&coded[..cut.index(coded.len() + 1)]);
+            prop_assert!(whole.starts_with(&part));
+        }
     }
 }

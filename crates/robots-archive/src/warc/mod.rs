@@ -49,12 +49,18 @@ impl Fields {
         self.0.is_empty()
     }
 
-    /// Appends a continuation line (obsolete line folding) to the last value.
+    /// Appends a continuation line (obsolete line folding) to the last value, joined by
+    /// one space. White space never starts or ends a value (RFC 9112 §5.2 and §5.5), so
+    /// a blank line or an empty value gains no space, and the value reads the same once
+    /// written on one line.
     pub(crate) fn continue_last(&mut self, more: &str) -> bool {
         match self.0.last_mut() {
             Some((_, v)) => {
-                v.push(' ');
-                v.push_str(more.trim());
+                let more = more.trim();
+                if !v.is_empty() && !more.is_empty() {
+                    v.push(' ');
+                }
+                v.push_str(more);
                 true
             }
             None => false,
