@@ -246,6 +246,7 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn rfc3339_round_trips_and_honours_offsets() {
@@ -298,6 +299,37 @@ mod tests {
             if secs >= 0 {
                 let http = httpdate::parse_http_date(&t.http_date()).unwrap();
                 assert_eq!(Timestamp::from(http), t);
+            }
+        }
+    }
+
+    /// Instants in the years 0000 to 9999, which four-digit years can write.
+    fn four_digit_years() -> std::ops::RangeInclusive<i64> {
+        days_from_civil(0, 1, 1) * DAY..=days_from_civil(9999, 12, 31) * DAY + DAY - 1
+    }
+
+    proptest! {
+        /// Every form the archive writes reads back as the instant written, and the
+        /// HTTP-date agrees with the `httpdate` crate's reading of it.
+        #[test]
+        fn written_instants_read_back(secs in four_digit_years()) {
+            let t = Timestamp::from_unix(secs);
+            prop_assert_eq!(Timestamp::parse_rfc3339(&t.rfc3339()).unwrap(), t);
+            prop_assert_eq!(Timestamp::parse_14_digits(&t.fourteen_digits()).unwrap(), t);
+            if secs >= 0 {
+                let http = httpdate::parse_http_date(&t.http_date()).unwrap();
+                prop_assert_eq!(Timestamp::from(http), t);
+            }
+        }
+
+        /// Any text: an instant or an error naming what was expected; never a panic.
+        #[test]
+        fn any_text_is_an_instant_or_an_error(text in "[0-9T:Z.+-]{0,30}|\\PC{0,30}") {
+            if let Err(e) = Timestamp::parse_rfc3339(&text) {
+                prop_assert!(e.to_string().contains("RFC 3339"));
+            }
+            if let Err(e) = Timestamp::parse_14_digits(&text) {
+                prop_assert!(e.to_string().contains("Wayback"));
             }
         }
     }
