@@ -184,8 +184,7 @@ mod tests {
             bytes.extend_from_slice(b"\r\n\r\n");
             bytes.extend_from_slice(&payload);
             let mut input = &bytes[..];
-            let head = ResponseHead::read(&mut input).unwrap();
-            let Some(head) = head else {
+            let Some(head) = ResponseHead::read(&mut input).unwrap() else {
                 return Err(TestCaseError::fail("a head with a status line and an end"));
             };
             prop_assert_eq!(head.status, status);
