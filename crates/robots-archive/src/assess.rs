@@ -34,13 +34,14 @@ pub struct Assessment {
 struct Pending {
     id: i64,
     url: String,
+    digest: String,
     origin: String,
     captured: Timestamp,
     last_modified: Option<String>,
 }
 
-/// Assesses every capture marked pending (new ones, and those whose robots.txt or first
-/// observation changed). Returns how many were assessed.
+/// Assesses every capture marked pending (new ones, and those whose robots.txt or the
+/// first observation of whose content changed). Returns how many were assessed.
 pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Error> {
     let mut cache: HashMap<i64, Robots> = HashMap::new();
     let mut total = 0;
@@ -48,16 +49,17 @@ pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Er
         let tx = index.conn.transaction()?;
         let batch: Vec<Pending> = {
             let mut stmt = tx.prepare_cached(
-                "SELECT id, url, origin, captured, last_modified FROM records
+                "SELECT id, url, digest, origin, captured, last_modified FROM records
                  WHERE pending = 1 ORDER BY id LIMIT ?1",
             )?;
             let rows = stmt.query_map([BATCH as i64], |r| {
                 Ok(Pending {
                     id: r.get(0)?,
                     url: r.get(1)?,
-                    origin: r.get(2)?,
-                    captured: Timestamp::from_unix(r.get(3)?),
-                    last_modified: r.get(4)?,
+                    digest: r.get(2)?,
+                    origin: r.get(3)?,
+                    captured: Timestamp::from_unix(r.get(4)?),
+                    last_modified: r.get(5)?,
                 })
             })?;
             rows.collect::<Result<_, _>>()?
@@ -132,11 +134,11 @@ fn assess(
     let Some(period) = verdict.embargo() else {
         return Ok(released_now);
     };
+    // DESIGN: the embargo runs from when the content was first observed, so the
+    // earliest capture of this URL with this payload, not of the URL alone.
     let first_seen: i64 = tx
-        .prepare_cached("SELECT at FROM first_seen WHERE url = ?1")?
-        .query_row([&record.url], |r| r.get(0))
-        .optional()?
-        .unwrap_or(record.captured.unix());
+        .prepare_cached("SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2")?
+        .query_row(params![record.url, record.digest], |r| r.get(0))?;
     let end = Embargo::new(period).end(
         record.last_modified.as_deref(),
         Timestamp::from_unix(first_seen).into(),

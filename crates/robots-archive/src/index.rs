@@ -1,5 +1,5 @@
 //! The archive's index in SQLite: one row per captured response with its verdict and
-//! embargo end, the robots.txt captures, first observations, files and releases.
+//! embargo end, the robots.txt captures, files and releases.
 
 use std::path::Path;
 
@@ -50,6 +50,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS records_by_record_id ON records(warc_record_id
     WHERE warc_record_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_by_url ON records(url, captured);
 CREATE INDEX IF NOT EXISTS records_by_urlkey ON records(urlkey, captured);
+-- A representation's first observation: the earliest capture of its URL and payload.
+CREATE INDEX IF NOT EXISTS records_by_content ON records(url, digest, captured);
 CREATE INDEX IF NOT EXISTS records_unreleased_by_origin ON records(origin)
     WHERE release_batch IS NULL;
 CREATE INDEX IF NOT EXISTS records_pending ON records(id) WHERE pending = 1;
@@ -69,7 +71,6 @@ CREATE TABLE IF NOT EXISTS robots_txt (
     body BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS robots_by_origin ON robots_txt(origin, captured);
-CREATE TABLE IF NOT EXISTS first_seen (url TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY,
     at INTEGER NOT NULL,
@@ -77,6 +78,30 @@ CREATE TABLE IF NOT EXISTS releases (
     state TEXT NOT NULL
 );
 ";
+
+/// Brings an index written by an older version up to date; returns whether it did.
+///
+/// Older indexes kept the first observation of each URL in a `first_seen` table and ran
+/// embargoes from it, so a page that changed after its URL was first seen was released
+/// a period after that, not after the new content appeared. First observations are now
+/// per representation and read from `records` itself: the table goes, and every
+/// unreleased capture is marked for assessing again (what is already public stays so).
+fn upgrade(conn: &Connection) -> rusqlite::Result<bool> {
+    let old: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'first_seen'",
+        [],
+        |r| r.get(0),
+    )?;
+    if old {
+        conn.execute_batch(
+            "BEGIN;
+             DROP TABLE first_seen;
+             UPDATE records SET pending = 1 WHERE release_batch IS NULL;
+             COMMIT;",
+        )?;
+    }
+    Ok(old)
+}
 
 /// What the robots.txt in force at capture time said about a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -156,7 +181,8 @@ pub struct Entry {
     pub robots_record: Option<i64>,
     /// The response's Last-Modified header as captured.
     pub last_modified: Option<String>,
-    /// The first time the archive observed this URL, in any ingested file.
+    /// The first time the archive observed this representation (this URL with this
+    /// payload digest), in any ingested file.
     pub first_observed: Option<Timestamp>,
 }
 
@@ -175,7 +201,8 @@ impl Entry {
     /// The columns [`Entry::from_row`] reads, for `SELECT {ENTRY_COLUMNS} FROM …`.
     pub(crate) const COLUMNS: &'static str = "r.id, f.name, r.offset, r.length, r.url, \
         r.urlkey, r.captured, r.status, r.mime, r.digest, r.warc_record_id, r.verdict, \
-        r.embargo_days, r.embargo_until, r.robots_record, r.last_modified, s.at";
+        r.embargo_days, r.embargo_until, r.robots_record, r.last_modified, \
+        (SELECT min(c.captured) FROM records c WHERE c.url = r.url AND c.digest = r.digest)";
 
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Entry> {
         Ok(Entry {
@@ -205,6 +232,9 @@ impl Entry {
 /// The open index of one archive.
 pub struct Index {
     pub(crate) conn: Connection,
+    /// Opening it brought an older index up to date and marked captures whose embargo
+    /// end may have changed for assessing again.
+    pub(crate) upgraded: bool,
 }
 
 impl Index {
@@ -223,7 +253,8 @@ impl Index {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
-        Ok(Index { conn })
+        let upgraded = upgrade(&conn)?;
+        Ok(Index { conn, upgraded })
     }
 
     /// A value from the `meta` table.
@@ -276,8 +307,7 @@ impl Index {
         params: impl rusqlite::Params,
     ) -> Result<Vec<Entry>, Error> {
         let sql = format!(
-            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
-             LEFT JOIN first_seen s ON s.url = r.url {clause}",
+            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id {clause}",
             Entry::COLUMNS
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;

@@ -218,6 +218,11 @@ fn index_response(
     let origin = Origin::of(url)
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
+    let digest = response.digest.as_header();
+    // The first observation of this content so far, before this capture joins it.
+    let first_seen: Option<i64> = tx
+        .prepare_cached("SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2")?
+        .query_row(params![url, digest], |r| r.get(0))?;
     let inserted = exec(
         tx,
         "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url, urlkey,
@@ -234,7 +239,7 @@ fn index_response(
             captured.unix(),
             response.head.status,
             response.head.mime(),
-            response.digest.as_header(),
+            digest,
             response.head.fields.get("Last-Modified"),
         ],
     )?;
@@ -242,19 +247,14 @@ fn index_response(
         return Ok(false);
     }
     let id = tx.last_insert_rowid();
-    // The first observation of a URL may move earlier; its unreleased captures are
-    // then assessed again, since their embargo ends move with it.
-    let moved = exec(
-        tx,
-        "INSERT INTO first_seen (url, at) VALUES (?1, ?2)
-         ON CONFLICT (url) DO UPDATE SET at = excluded.at WHERE excluded.at < first_seen.at",
-        params![url, captured.unix()],
-    )?;
-    if moved > 0 {
+    // Content observed earlier than before moves its first observation; its unreleased
+    // captures are then assessed again, since their embargo ends move with it.
+    if first_seen.is_some_and(|at| captured.unix() < at) {
         exec(
             tx,
-            "UPDATE records SET pending = 1 WHERE url = ?1 AND release_batch IS NULL",
-            [url],
+            "UPDATE records SET pending = 1
+             WHERE url = ?1 AND digest = ?2 AND release_batch IS NULL",
+            params![url, digest],
         )?;
     }
     let status = response.head.status;

@@ -33,8 +33,10 @@
 //!   §2.3.1.3), released at once; 5xx: complete disallow (§2.3.1.4); 1xx and 3xx captures
 //!   are not robots.txt files and are skipped (a crawler records the redirect target).
 //! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
-//!   period, the response's Last-Modified, the first time the archive observed the URL
-//!   (across every ingest) and the capture time. Allowed without an embargo: released
+//!   period, the response's Last-Modified, the first time the archive observed the
+//!   content (the same URL with the same payload digest, across every ingest) and the
+//!   capture time. A page whose content changes starts a new embargo with the new
+//!   content, however long ago its URL was first seen. Allowed without an embargo: released
 //!   at once (the end is the capture time).
 //! - **Disallowed** at capture (the crawler did not obey): flagged, never replayed or
 //!   released; `serve` answers 403 with a tombstone, releases never include it.
@@ -43,7 +45,7 @@
 //! - Re-ingesting a file is a no-op, and a record already indexed from another file
 //!   (same WARC-Record-ID, e.g. a recompressed copy) is not indexed twice. Only
 //!   `response` records holding an HTTP response are indexed; `revisit`, `request`,
-//!   `metadata` and other records are skipped. An ingest that observes a URL earlier than before
+//!   `metadata` and other records are skipped. An ingest that observes content earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an
 //!   earlier observation can only bring the end forward). A newly ingested robots.txt
 //!   re-assesses the unreleased captures it may govern; released ones stay released.
@@ -115,7 +117,7 @@ impl Archive {
     pub fn create(dir: &Path, agent: &str) -> Result<Archive, Error> {
         let parsed = Agent::new(agent)?.honouring_embargo();
         std::fs::create_dir_all(dir).map_err(|e| store::io_error(dir, e))?;
-        let index = Index::open(dir, true)?;
+        let mut index = Index::open(dir, true)?;
         match index.meta(AGENT_KEY)? {
             Some(stored) if !stored.eq_ignore_ascii_case(parsed.token()) => {
                 return Err(Error::AgentMismatch {
@@ -125,6 +127,9 @@ impl Archive {
             }
             Some(_) => {}
             None => index.set_meta(AGENT_KEY, parsed.token())?,
+        }
+        if index.upgraded {
+            assess::assess_pending(&mut index, &parsed)?;
         }
         Ok(Archive {
             store: Store::new(dir)?,
@@ -136,15 +141,19 @@ impl Archive {
 
     /// Opens an existing archive.
     pub fn open(dir: &Path) -> Result<Archive, Error> {
-        let index = Index::open(dir, false)?;
+        let mut index = Index::open(dir, false)?;
         let token = index.meta(AGENT_KEY)?.ok_or_else(|| Error::NotAnArchive {
             dir: dir.to_owned(),
         })?;
+        let agent = Agent::new(&token)?.honouring_embargo();
+        if index.upgraded {
+            assess::assess_pending(&mut index, &agent)?;
+        }
         Ok(Archive {
             store: Store::new(dir)?,
             dir: dir.to_owned(),
             index,
-            agent: Agent::new(&token)?.honouring_embargo(),
+            agent,
         })
     }
 

@@ -28,8 +28,8 @@ pub struct Tombstone {
     pub payload_digest: String,
     /// When the body may be published (RFC 3339); `null` when it never may.
     pub embargo_until: Option<String>,
-    /// The first time the archive observed the URL (RFC 3339), from which, or from an
-    /// earlier Last-Modified, the embargo runs.
+    /// The first time the archive observed this content, the same URL with the same
+    /// payload (RFC 3339), from which, or from an earlier Last-Modified, the embargo runs.
     pub first_observed: Option<String>,
     /// `embargoed`, `disallowed` or `no-robots`.
     pub access: &'static str,

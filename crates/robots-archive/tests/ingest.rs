@@ -86,7 +86,7 @@ fn last_modified_between_first_observation_and_capture_does_not_delay() {
     );
     let later = write_warc(
         &dir.path().join("later.warc.gz"),
-        &[capture(&url, "2026-03-01T00:00:00Z", 200, b"c2")
+        &[capture(&url, "2026-03-01T00:00:00Z", 200, b"c1")
             .header("Last-Modified", "Sun, 15 Feb 2026 00:00:00 GMT")],
         2,
     );
@@ -122,7 +122,7 @@ fn an_earlier_observation_moves_the_end_of_every_capture() {
     assert_eq!(end(&archive, &url), Some(t("2026-04-01T00:00:00Z")));
     let earlier = write_warc(
         &dir.path().join("earlier.warc.gz"),
-        &[capture(&url, "2026-02-01T00:00:00Z", 200, b"d1")],
+        &[capture(&url, "2026-02-01T00:00:00Z", 200, b"d2")],
         2,
     );
     archive.ingest(&earlier, &mut |_| {}).unwrap();
@@ -140,6 +140,119 @@ fn an_earlier_observation_moves_the_end_of_every_capture() {
         .map(|c| c.first_observed)
         .collect();
     assert_eq!(firsts, [Some(t("2026-02-01T00:00:00Z")); 2]);
+}
+
+#[test]
+fn new_content_at_a_known_url_starts_its_own_embargo() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = format!("{SITE}/news/front");
+    let scoop = format!("{SITE}/news/scoop");
+    let archive = archive_with(
+        dir.path(),
+        &[
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
+            capture(&page, "2026-01-01T00:00:00Z", 200, b"january"),
+            capture(&page, "2026-06-01T00:00:00Z", 200, b"june")
+                .header("Last-Modified", "Mon, 01 Jun 2026 00:00:00 GMT"),
+            capture(&page, "2026-06-08T00:00:00Z", 200, b"january"),
+            // A URL first seen as a 404, then holding an article.
+            capture(&scoop, "2026-01-01T00:00:00Z", 404, b"not yet"),
+            capture(&scoop, "2026-06-01T00:00:10Z", 200, b"SCOOP"),
+        ],
+    );
+    let ends = |url: &str| -> Vec<_> {
+        let captures = archive.captures_of(url).unwrap();
+        captures
+            .iter()
+            .map(|c| (c.first_observed, c.embargo_until))
+            .collect()
+    };
+    assert_eq!(
+        ends(&page),
+        [
+            (
+                Some(t("2026-01-01T00:00:00Z")),
+                Some(t("2026-02-01T00:00:00Z"))
+            ),
+            (
+                Some(t("2026-06-01T00:00:00Z")),
+                Some(t("2026-07-02T00:00:00Z"))
+            ),
+            // The January content seen again: its month ran long ago.
+            (
+                Some(t("2026-01-01T00:00:00Z")),
+                Some(t("2026-02-01T00:00:00Z"))
+            ),
+        ]
+    );
+    assert_eq!(
+        ends(&scoop)[1],
+        (
+            Some(t("2026-06-01T00:00:10Z")),
+            Some(t("2026-07-02T00:00:10Z"))
+        )
+    );
+}
+
+#[test]
+fn an_index_that_timed_embargoes_by_url_is_upgraded_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = format!("{SITE}/news/front");
+    let archive = archive_with(
+        dir.path(),
+        &[
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
+            capture(&page, "2026-01-01T00:00:00Z", 200, b"january"),
+            capture(&page, "2026-06-01T00:00:00Z", 200, b"june"),
+        ],
+    );
+    drop(archive);
+    // What an older version left: the URL's first observation in its own table, and
+    // every capture of the URL ending a month after it.
+    let path = dir.path().join("archive").join(robots_archive::INDEX_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(&format!(
+        "CREATE TABLE first_seen (url TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+         INSERT INTO first_seen VALUES ('{page}', {jan});
+         UPDATE records SET embargo_until = {feb} WHERE url = '{page}';",
+        jan = t("2026-01-01T00:00:00Z").unix(),
+        feb = t("2026-02-01T00:00:00Z").unix(),
+    ))
+    .unwrap();
+    drop(conn);
+    let archive = Archive::open(&dir.path().join("archive")).unwrap();
+    let ends: Vec<_> = archive
+        .captures_of(&page)
+        .unwrap()
+        .iter()
+        .map(|c| c.embargo_until)
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            Some(t("2026-02-01T00:00:00Z")),
+            Some(t("2026-07-02T00:00:00Z"))
+        ]
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'first_seen'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 0);
 }
 
 #[test]

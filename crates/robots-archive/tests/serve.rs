@@ -132,14 +132,17 @@ fn released_records_replay_the_nearest_capture() {
         at,
     );
     assert_eq!(r.body, b"SECOND-A");
-    // Both captures share the first observation, so both end together.
-    let r = get(
-        &archive,
-        &format!("/web/20260119000000/{SITE}/news/a"),
-        "text/html",
-        "2026-02-01T23:59:59Z",
-    );
+    // The second capture is new content: its month runs from its own capture, so it
+    // stays withheld after the first is replayed, until 2026-02-20.
+    let at = |target: &str, when: &str| get(&archive, target, "text/html", when);
+    let second = format!("/web/20260119000000/{SITE}/news/a");
+    let first = format!("/web/20260103000000/{SITE}/news/a");
+    assert_eq!(at(&first, "2026-02-10T00:00:00Z").status, 200);
+    let r = at(&second, "2026-02-10T00:00:00Z");
     assert_eq!(r.status, 451);
+    assert_eq!(r.header("X-Embargo-Until"), Some("2026-02-20T00:00:00Z"));
+    assert!(!String::from_utf8_lossy(&r.body).contains("SECOND-A"));
+    assert_eq!(at(&second, "2026-02-20T00:00:00Z").body, b"SECOND-A");
 }
 
 #[test]
@@ -164,7 +167,9 @@ fn cdx_lists_captures_with_access_and_never_bodies() {
     assert_eq!(lines[0]["status"], "200");
     assert_eq!(lines[0]["mime"], "text/html");
     assert_eq!(lines[0]["access"], "embargoed");
-    assert_eq!(lines[1]["embargo_until"], "2026-02-02T00:00:00Z");
+    assert_eq!(lines[0]["embargo_until"], "2026-02-02T00:00:00Z");
+    // The second capture's body is new, so its month starts with it.
+    assert_eq!(lines[1]["embargo_until"], "2026-02-20T00:00:00Z");
     assert!(lines[0]["filename"].as_str().unwrap().ends_with(".warc.gz"));
     // Prefix queries and text lines.
     let r = get(

@@ -78,8 +78,9 @@ impl Embargo {
         self.period
     }
 
-    /// When publication may start for a response captured at `captured`, whose URL was
-    /// first observed at `first_observed`, with the given `Last-Modified` header value.
+    /// When publication may start for a response captured at `captured`, whose content
+    /// (this URL with this body; a changed page is new content) was first observed at
+    /// `first_observed`, with the given `Last-Modified` header value.
     ///
     /// The embargo runs from the earlier of Last-Modified and the first observation.
     /// Last-Modified counts only when it parses as an HTTP-date (IMF-fixdate, RFC 850 or
