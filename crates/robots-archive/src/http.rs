@@ -1,7 +1,9 @@
 //! The HTTP response a WARC `response` record holds: status line and fields, then the
-//! payload, with chunked transfer coding undone where a replay needs the plain body.
+//! payload, with chunked transfer coding (and for robots.txt, content coding) undone.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
+
+use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
 use crate::warc::{read_line, split_field, Fields};
 
@@ -121,6 +123,36 @@ pub fn dechunk(body: &[u8]) -> Vec<u8> {
     }
 }
 
+/// Undoes the content codings of a payload (RFC 9110 §8.4.1: listed in the order they
+/// were applied), keeping at most `limit` decoded octets. `None` when a coding is not
+/// one of `gzip`, `x-gzip`, `deflate` (zlib, or the raw deflate some servers send) and
+/// `identity`, or its data is damaged: the payload cannot be read.
+pub fn decode_content(head: &ResponseHead, payload: Vec<u8>, limit: usize) -> Option<Vec<u8>> {
+    let Some(codings) = head.fields.get("Content-Encoding") else {
+        return Some(payload);
+    };
+    let codings: Vec<String> = codings
+        .split(',')
+        .map(|c| c.trim().to_ascii_lowercase())
+        .filter(|c| !c.is_empty() && c != "identity")
+        .collect();
+    let mut body = payload;
+    for coding in codings.iter().rev() {
+        let decoded = |reader: &mut dyn Read| {
+            let mut out = Vec::new();
+            reader.take(limit as u64).read_to_end(&mut out).ok()?;
+            Some(out)
+        };
+        body = match coding.as_str() {
+            "gzip" | "x-gzip" => decoded(&mut MultiGzDecoder::new(&body[..]))?,
+            "deflate" => decoded(&mut ZlibDecoder::new(&body[..]))
+                .or_else(|| decoded(&mut DeflateDecoder::new(&body[..])))?,
+            _ => return None,
+        };
+    }
+    Some(body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +194,53 @@ mod tests {
         );
         assert_eq!(dechunk(b"ff\r\nshort"), b"short");
         assert_eq!(dechunk(b"zz\r\n"), b"");
+    }
+
+    fn head_with(encoding: &str) -> ResponseHead {
+        let text = format!("HTTP/1.1 200 OK\r\nContent-Encoding: {encoding}\r\n\r\n");
+        ResponseHead::read(&mut text.as_bytes()).unwrap().unwrap()
+    }
+
+    fn encoded(coding: &str, body: &[u8]) -> Vec<u8> {
+        use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
+        use flate2::Compression;
+        use std::io::Write;
+        let level = Compression::default();
+        match coding {
+            "gzip" => {
+                let mut e = GzEncoder::new(Vec::new(), level);
+                e.write_all(body).unwrap();
+                e.finish().unwrap()
+            }
+            "zlib" => {
+                let mut e = ZlibEncoder::new(Vec::new(), level);
+                e.write_all(body).unwrap();
+                e.finish().unwrap()
+            }
+            _ => {
+                let mut e = DeflateEncoder::new(Vec::new(), level);
+                e.write_all(body).unwrap();
+                e.finish().unwrap()
+            }
+        }
+    }
+
+    #[test]
+    fn content_codings_are_undone_in_reverse_order_up_to_the_limit() {
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let plain = |h: &str, payload: Vec<u8>| decode_content(&head_with(h), payload, 1000);
+        assert_eq!(plain("gzip", encoded("gzip", body)).unwrap(), body);
+        assert_eq!(plain("X-Gzip", encoded("gzip", body)).unwrap(), body);
+        assert_eq!(plain("deflate", encoded("zlib", body)).unwrap(), body);
+        assert_eq!(plain("deflate", encoded("raw", body)).unwrap(), body);
+        assert_eq!(plain("identity", body.to_vec()).unwrap(), body);
+        let twice = encoded("gzip", &encoded("zlib", body));
+        assert_eq!(plain("deflate, gzip", twice).unwrap(), body);
+        let cut = decode_content(&head_with("gzip"), encoded("gzip", body), 10).unwrap();
+        assert_eq!(cut, &body[..10]);
+        // What cannot be decoded is not read as a body at all.
+        assert_eq!(plain("br", body.to_vec()), None);
+        assert_eq!(plain("gzip", body.to_vec()), None);
     }
 
     /// Short lines of octets that heads are made of, CR, LF and colons among them.

@@ -8,7 +8,7 @@ use std::path::Path;
 use rusqlite::{params, Transaction};
 
 use crate::digest::{Digest, DigestWriter};
-use crate::http::{dechunk, ResponseHead};
+use crate::http::{dechunk, decode_content, ResponseHead};
 use crate::index::Index;
 use crate::store::{io_error, Store};
 use crate::time::Timestamp;
@@ -33,6 +33,14 @@ pub struct IngestReport {
     pub duplicates: u64,
     /// Of those, robots.txt captures.
     pub robots_txt: u64,
+    /// Of those, 2xx robots.txt captures whose body could not be decoded (a content
+    /// coding other than gzip or deflate, or damaged data). They govern nothing: an
+    /// unreadable file is not read as "no rules", so until a readable robots.txt of the
+    /// site is ingested, its captures are held back as having none.
+    pub unreadable_robots_txt: u64,
+    /// HTTP responses without a valid WARC-Date (RFC 3339, `2026-01-31T12:00:00Z`):
+    /// with no capture time there is no embargo end, so they are not indexed.
+    pub undated: u64,
     /// Records that are not HTTP responses (requests, metadata, warcinfo…), skipped.
     pub skipped: u64,
     /// Size of the file in bytes.
@@ -43,8 +51,16 @@ pub struct IngestReport {
 struct Response {
     head: ResponseHead,
     digest: Digest,
-    /// The payload (up to the parse limit) when this is a robots.txt capture.
-    robots_body: Option<Vec<u8>>,
+    /// The payload when this is a robots.txt capture.
+    robots_body: Option<RobotsBody>,
+}
+
+/// A robots.txt capture's payload.
+enum RobotsBody {
+    /// Decoded, up to the parse limit.
+    Read(Vec<u8>),
+    /// In a content coding that could not be undone.
+    Unreadable,
 }
 
 pub(crate) fn ingest_file(
@@ -68,6 +84,8 @@ pub(crate) fn ingest_file(
         responses: 0,
         duplicates: 0,
         robots_txt: 0,
+        unreadable_robots_txt: 0,
+        undated: 0,
         skipped: 0,
         bytes: sealed.size,
     };
@@ -109,15 +127,18 @@ pub(crate) fn ingest_file(
             match (record.value, target_uri(&record.fields)) {
                 (Some(response), Some(url)) if is_response(&record.fields) => {
                     let Some(captured) = capture_time(&record.fields) else {
-                        report.skipped += 1;
+                        report.undated += 1;
                         continue;
                     };
                     let robots = response.robots_body.is_some();
+                    let unreadable = matches!(response.robots_body, Some(RobotsBody::Unreadable))
+                        && (200..=299).contains(&response.head.status);
                     let loc = (record.location.offset, record.location.length);
                     if index_response(&tx, file_id, loc, &record.fields, &url, captured, response)?
                     {
                         report.responses += 1;
                         report.robots_txt += u64::from(robots);
+                        report.unreadable_robots_txt += u64::from(unreadable);
                     } else {
                         report.duplicates += 1;
                     }
@@ -174,13 +195,19 @@ fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<
         let mut raw = Vec::new();
         block.take(limit as u64 * 2).read_to_end(&mut raw)?;
         digest.update(&raw);
-        let mut body = if head.is_chunked() {
+        let body = if head.is_chunked() {
             dechunk(&raw)
         } else {
             raw
         };
-        body.truncate(limit);
-        Some(body)
+        // Crawlers record the body as the server sent it, often gzipped.
+        Some(match decode_content(&head, body, limit) {
+            Some(mut body) => {
+                body.truncate(limit);
+                RobotsBody::Read(body)
+            }
+            None => RobotsBody::Unreadable,
+        })
     } else {
         None
     };
@@ -259,8 +286,14 @@ fn index_response(
     }
     let status = response.head.status;
     // 1xx and 3xx captures of robots.txt say nothing about the rules: a crawler that
-    // follows the redirect captures the target as a response of its own.
-    if let (Some(body), 200..=299 | 400..=599) = (response.robots_body, status) {
+    // follows the redirect captures the target as a response of its own. An error
+    // status needs no body; rules the archive cannot read govern nothing.
+    let body = match (response.robots_body, status) {
+        (Some(RobotsBody::Read(body)), 200..=299 | 400..=599) => Some(body),
+        (Some(RobotsBody::Unreadable), 400..=599) => Some(Vec::new()),
+        _ => None,
+    };
+    if let Some(body) = body {
         exec(
             tx,
             "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)

@@ -256,6 +256,89 @@ fn an_index_that_timed_embargoes_by_url_is_upgraded_when_opened() {
 }
 
 #[test]
+fn gzipped_robots_txt_is_read_and_an_unreadable_one_governs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, ROBOTS).unwrap();
+    let gzipped = gz.finish().unwrap();
+    let captures = [
+        capture(
+            "http://gz.test/robots.txt",
+            "2026-01-01T00:00:00Z",
+            200,
+            &gzipped,
+        )
+        .header("Content-Encoding", "gzip"),
+        capture("http://gz.test/news/a", "2026-01-02T00:00:00Z", 200, b"a"),
+        capture(
+            "http://gz.test/private/x",
+            "2026-01-02T00:00:00Z",
+            200,
+            b"x",
+        ),
+        capture(
+            "http://br.test/robots.txt",
+            "2026-01-01T00:00:00Z",
+            200,
+            b"\x1b\x03",
+        )
+        .header("Content-Encoding", "br"),
+        capture("http://br.test/news/a", "2026-01-02T00:00:00Z", 200, b"b"),
+        // An error status needs no body, so its coding does not matter.
+        capture(
+            "http://e.test/robots.txt",
+            "2026-01-01T00:00:00Z",
+            404,
+            b"\x1b\x03",
+        )
+        .header("Content-Encoding", "br"),
+        capture("http://e.test/page", "2026-01-02T00:00:00Z", 200, b"e"),
+    ];
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), &captures, 1);
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!((report.robots_txt, report.unreadable_robots_txt), (3, 1));
+    assert_eq!(
+        end(&archive, "http://gz.test/news/a"),
+        Some(t("2026-02-02T00:00:00Z"))
+    );
+    let private = only(&archive, "http://gz.test/private/x");
+    assert_eq!(private.verdict, Some(CaptureVerdict::Disallowed));
+    let held = only(&archive, "http://br.test/news/a");
+    assert_eq!(held.verdict, Some(CaptureVerdict::NoRobots));
+    assert_eq!(held.robots_record, None);
+    let open = only(&archive, "http://e.test/page");
+    assert_eq!(open.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(open.embargo_until, Some(t("2026-01-02T00:00:00Z")));
+}
+
+#[test]
+fn responses_without_a_valid_warc_date_are_counted_not_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_plain_warc(
+        &dir.path().join("p.warc"),
+        &[
+            capture(&format!("{SITE}/a"), "2026-01-01T00:00:00Z", 200, b"a"),
+            capture(&format!("{SITE}/b"), "2026-01-03T00:00:00Z", 200, b"b"),
+        ],
+        1,
+    );
+    let text = std::fs::read(&warc).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    std::fs::write(&warc, text.replace("2026-01-03T00:00:00Z", "2026-01-03")).unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!(
+        (report.responses, report.undated, report.skipped),
+        (1, 1, 0)
+    );
+    assert!(archive
+        .captures_of(&format!("{SITE}/b"))
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
 fn robots_txt_is_found_before_or_within_a_day_after() {
     let dir = tempfile::tempdir().unwrap();
     let page = |p: &str, at: &str| capture(&format!("{SITE}{p}"), at, 200, b"p");
