@@ -136,6 +136,23 @@ fn ingest_status_release_from_the_command_line() {
     let out = robots(&["archive", "status", a, "--at", "2026-01-03T01:00:00+01:00"]);
     assert!(text(&out).contains("embargoed   4"), "{}", text(&out));
 
+    // Releasing as of a later time than now would publish what is under embargo today.
+    let early = robots(&["archive", "release", a, "--at", "2999-01-01T00:00:00Z"]);
+    assert_eq!(early.status.code(), Some(2));
+    assert!(text(&early).contains("in the future"), "{}", text(&early));
+    assert!(published_ids(&archive).is_empty());
+    // A reader that goes away early is reported, not a panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(["archive", "status", a])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let closed = child.wait_with_output().unwrap();
+    assert_eq!(closed.status.code(), Some(2), "{}", text(&closed));
+    assert!(text(&closed).contains("Broken pipe"), "{}", text(&closed));
+
     let out = robots(&["archive", "release", a, "--at", "2026-01-03T00:00:00Z"]);
     assert!(
         text(&out).contains("0 records released, 4 tombstones"),
@@ -174,6 +191,52 @@ fn ingest_status_release_from_the_command_line() {
         text(&junk).contains("byte 0") && text(&junk).contains("is this a WARC file?"),
         "{}",
         text(&junk)
+    );
+}
+
+#[test]
+fn ingest_warns_of_responses_it_could_not_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("odd.warc.gz");
+    let mut w = Writer::new(std::fs::File::create(&warc).unwrap());
+    for (i, (url, date, head)) in [
+        (
+            "http://odd.test/robots.txt",
+            "2026-01-01T00:00:00Z",
+            "Content-Encoding: br\r\n",
+        ),
+        ("http://odd.test/page", "2026-01-01", ""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut f = Fields::new();
+        f.push("WARC-Type", "response");
+        f.push("WARC-Record-ID", format!("<urn:uuid:odd-{i}>"));
+        f.push("WARC-Date", date);
+        f.push("WARC-Target-URI", url);
+        let block = format!("HTTP/1.1 200 OK\r\n{head}Content-Length: 2\r\n\r\n\x1b\x03");
+        w.write_record(&f, block.as_bytes()).unwrap();
+    }
+    w.finish().unwrap();
+    let a = dir.path().join("archive");
+    let args = [
+        "archive",
+        "ingest",
+        a.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+    ];
+    let out = robots(&[&args[..], &[warc.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("1 responses have no valid WARC-Date"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 robots.txt captures are in a content coding"),
+        "{said}"
     );
 }
 

@@ -1,12 +1,12 @@
 //! `robots archive`: an embargo-aware web archive over WARC files (ingest, status, serve,
 //! release), a thin layer over the `robots-archive` crate.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, Server, Timestamp};
 
@@ -107,7 +107,8 @@ record is published exactly once.")]
 pub struct ReleaseArgs {
     /// The archive directory.
     pub dir: PathBuf,
-    /// Release what is due at this time (RFC 3339); default now.
+    /// Release what is due at this time (RFC 3339), now or earlier: a later time would
+    /// publish what is still under embargo. Default now.
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
 }
@@ -162,18 +163,36 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
                 report.stored_as
             )
         } else {
-            format!(
+            let mut line = format!(
                 "{}: {} responses indexed ({} robots.txt), {} already indexed, {} other records skipped",
                 warc.display(),
                 report.responses,
                 report.robots_txt,
                 report.duplicates,
                 report.skipped
-            )
+            );
+            if report.undated > 0 {
+                line += &format!(
+                    "\n  warning: {} responses have no valid WARC-Date (RFC 3339, e.g. \
+                     2026-01-31T12:00:00Z) and were not indexed; fix the dates and ingest \
+                     the file again",
+                    report.undated
+                );
+            }
+            if report.unreadable_robots_txt > 0 {
+                line += &format!(
+                    "\n  warning: {} robots.txt captures are in a content coding this \
+                     archive cannot undo (only gzip and deflate), so their rules are \
+                     unknown; their sites' captures are held back until a readable \
+                     robots.txt of the site is ingested",
+                    report.unreadable_robots_txt
+                );
+            }
+            line
         };
         bar.println(&line);
         if bar.is_hidden() {
-            println!("{line}");
+            writeln!(std::io::stdout(), "{line}")?;
         }
     }
     bar.finish_and_clear();
@@ -183,25 +202,30 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
 fn status(args: StatusArgs) -> Result<ExitCode> {
     let archive = Archive::open(&args.dir)?;
     let s = archive.status(args.at.unwrap_or_else(Timestamp::now))?;
+    // Written, not printed: a reader that stops early (`| head`) is an error to report,
+    // not a panic.
+    let mut out = std::io::stdout().lock();
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?,
         Format::Text => {
-            println!("at {}: {} records", s.at, s.records);
-            println!(
+            writeln!(out, "at {}: {} records", s.at, s.records)?;
+            writeln!(
+                out,
                 "  released    {} ({} published in public/)",
                 s.released, s.published
-            );
-            println!("  embargoed   {}", s.embargoed);
-            println!(
+            )?;
+            writeln!(out, "  embargoed   {}", s.embargoed)?;
+            writeln!(
+                out,
                 "  flagged     {} disallowed at capture, {} without robots.txt",
                 s.disallowed, s.no_robots
-            );
+            )?;
             if s.next_releases.is_empty() {
-                println!("next releases: none scheduled");
+                writeln!(out, "next releases: none scheduled")?;
             } else {
-                println!("next releases:");
+                writeln!(out, "next releases:")?;
                 for day in &s.next_releases {
-                    println!("  {}  {} records", day.first, day.records);
+                    writeln!(out, "  {}  {} records", day.first, day.records)?;
                 }
             }
         }
@@ -222,20 +246,36 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
 }
 
 fn release(args: ReleaseArgs) -> Result<ExitCode> {
+    let now = Timestamp::now();
+    let at = args.at.unwrap_or(now);
+    // Publication cannot be undone: releasing as of a later time would publish bodies
+    // still under embargo today.
+    if at > now {
+        bail!(
+            "--at {} is in the future, and a release publishes for good what is due at that \
+             time, bodies still under embargo now among them; give a time up to now, or see \
+             what a later time would release with `robots archive status {} --at {}`",
+            at.rfc3339(),
+            args.dir.display(),
+            at.rfc3339()
+        );
+    }
     let mut archive = Archive::open(&args.dir)?;
-    let report = archive.release(args.at.unwrap_or_else(Timestamp::now))?;
+    let report = archive.release(at)?;
+    let mut out = std::io::stdout().lock();
     if report.resumed {
-        println!("finished an interrupted release first");
+        writeln!(out, "finished an interrupted release first")?;
     }
     if report.files.is_empty() {
-        println!("nothing to release");
+        writeln!(out, "nothing to release")?;
     }
     for file in &report.files {
-        println!("wrote {}", file.display());
+        writeln!(out, "wrote {}", file.display())?;
     }
-    println!(
+    writeln!(
+        out,
         "{} records released, {} tombstones",
         report.released, report.tombstones
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
