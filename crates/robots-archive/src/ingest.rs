@@ -29,8 +29,13 @@ pub struct IngestReport {
     pub already_ingested: bool,
     /// Response records newly indexed (robots.txt captures included).
     pub responses: u64,
-    /// Response records already in the index from another file (same WARC-Record-ID).
+    /// Response records already in the index from another file (same WARC-Record-ID,
+    /// URL, date and payload).
     pub duplicates: u64,
+    /// Of the responses indexed, those whose WARC-Record-ID an indexed record with
+    /// another URL, date or payload already has (IDs are meant to be unique, but tools
+    /// err): indexed all the same, without the ID, so that no capture is lost.
+    pub conflicting_ids: u64,
     /// Of those, robots.txt captures.
     pub robots_txt: u64,
     /// Of those, 2xx robots.txt captures whose body could not be decoded (a content
@@ -83,6 +88,7 @@ pub(crate) fn ingest_file(
         already_ingested: false,
         responses: 0,
         duplicates: 0,
+        conflicting_ids: 0,
         robots_txt: 0,
         unreadable_robots_txt: 0,
         undated: 0,
@@ -134,13 +140,22 @@ pub(crate) fn ingest_file(
                     let unreadable = matches!(response.robots_body, Some(RobotsBody::Unreadable))
                         && (200..=299).contains(&response.head.status);
                     let loc = (record.location.offset, record.location.length);
-                    if index_response(&tx, file_id, loc, &record.fields, &url, captured, response)?
-                    {
-                        report.responses += 1;
-                        report.robots_txt += u64::from(robots);
-                        report.unreadable_robots_txt += u64::from(unreadable);
-                    } else {
-                        report.duplicates += 1;
+                    match index_response(
+                        &tx,
+                        file_id,
+                        loc,
+                        &record.fields,
+                        &url,
+                        captured,
+                        response,
+                    )? {
+                        Indexed::Duplicate => report.duplicates += 1,
+                        indexed => {
+                            report.responses += 1;
+                            report.robots_txt += u64::from(robots);
+                            report.unreadable_robots_txt += u64::from(unreadable);
+                            report.conflicting_ids += u64::from(indexed == Indexed::WithoutId);
+                        }
                     }
                 }
                 _ => report.skipped += 1,
@@ -233,6 +248,16 @@ fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<
     }))
 }
 
+/// What indexing a response record did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Indexed {
+    New,
+    /// New, but its WARC-Record-ID belongs to another capture: indexed without it.
+    WithoutId,
+    /// Already indexed: from another file with the same ID, or in an interrupted ingest.
+    Duplicate,
+}
+
 fn index_response(
     tx: &Transaction<'_>,
     file_id: i64,
@@ -241,7 +266,7 @@ fn index_response(
     url: &str,
     captured: Timestamp,
     response: Response,
-) -> Result<bool, Error> {
+) -> Result<Indexed, Error> {
     let origin = Origin::of(url)
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
@@ -250,28 +275,46 @@ fn index_response(
     let first_seen: Option<i64> = tx
         .prepare_cached("SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2")?
         .query_row(params![url, digest], |r| r.get(0))?;
-    let inserted = exec(
-        tx,
-        "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url, urlkey,
-             origin, captured, status, mime, digest, last_modified)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        params![
-            file_id,
-            offset,
-            length,
-            fields.get("WARC-Record-ID"),
-            url,
-            surt(url),
-            origin,
-            captured.unix(),
-            response.head.status,
-            response.head.mime(),
-            digest,
-            response.head.fields.get("Last-Modified"),
-        ],
-    )?;
-    if inserted == 0 {
-        return Ok(false);
+    let insert = |record_id: Option<&str>| {
+        exec(
+            tx,
+            "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url,
+                 urlkey, origin, captured, status, mime, digest, last_modified)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                file_id,
+                offset,
+                length,
+                record_id,
+                url,
+                surt(url),
+                origin,
+                captured.unix(),
+                response.head.status,
+                response.head.mime(),
+                digest,
+                response.head.fields.get("Last-Modified"),
+            ],
+        )
+    };
+    let record_id = fields.get("WARC-Record-ID");
+    let mut indexed = Indexed::New;
+    if insert(record_id)? == 0 {
+        // Ignored: this very record was indexed before (from this file, in an
+        // interrupted ingest, or from a copy of it), or another has its ID.
+        let same: bool = tx
+            .prepare_cached(
+                "SELECT count(*) > 0 FROM records WHERE (file_id = ?1 AND offset = ?2)
+                 OR (warc_record_id = ?3 AND url = ?4 AND captured = ?5 AND digest = ?6)",
+            )?
+            .query_row(
+                params![file_id, offset, record_id, url, captured.unix(), digest],
+                |r| r.get(0),
+            )?;
+        if same || insert(None)? == 0 {
+            return Ok(Indexed::Duplicate);
+        }
+        indexed = Indexed::WithoutId;
     }
     let id = tx.last_insert_rowid();
     // Content observed earlier than before moves its first observation; its unreleased
@@ -308,7 +351,7 @@ fn index_response(
             params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
         )?;
     }
-    Ok(true)
+    Ok(indexed)
 }
 
 /// Runs a statement prepared once per connection: ingest runs the same few statements

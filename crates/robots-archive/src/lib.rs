@@ -43,7 +43,11 @@
 //! - **No robots.txt** capture near enough: flagged `no-robots`, withheld (403) until an
 //!   ingest brings a robots.txt that governs it; then it is assessed again.
 //! - Re-ingesting a file is a no-op, and a record already indexed from another file
-//!   (same WARC-Record-ID, e.g. a recompressed copy) is not indexed twice. Only
+//!   (same WARC-Record-ID, URL, date and payload, e.g. a recompressed copy) is not
+//!   indexed twice; a capture whose ID another capture already has is indexed without
+//!   it, and the ingest report counts it. A response without a valid WARC-Date has no
+//!   capture time, so no embargo end: it is counted, not indexed. A robots.txt sent
+//!   gzipped or deflated is decoded; one in another coding governs nothing. Only
 //!   `response` records holding an HTTP response are indexed; `revisit`, `request`,
 //!   `metadata` and other records are skipped. An ingest that observes content earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an

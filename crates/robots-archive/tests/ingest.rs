@@ -429,6 +429,28 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
 }
 
 #[test]
+fn a_capture_reusing_another_captures_record_id_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("{SITE}/news/a");
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let first = [capture(&url, "2026-01-01T00:00:00Z", 200, b"a")];
+    let warc = write_warc(&dir.path().join("a.warc.gz"), &first, 1);
+    archive.ingest(&warc, &mut |_| {}).unwrap();
+    // The same salt gives the same record IDs to other captures.
+    let other = format!("{SITE}/news/b");
+    let second = [capture(&other, "2026-01-01T00:00:00Z", 200, b"b")];
+    let warc = write_warc(&dir.path().join("b.warc.gz"), &second, 1);
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!(
+        (report.responses, report.conflicting_ids, report.duplicates),
+        (1, 1, 0)
+    );
+    let kept = only(&archive, &other);
+    assert_eq!(kept.warc_record_id, None);
+    assert!(only(&archive, &url).warc_record_id.is_some());
+}
+
+#[test]
 fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
     let dir = tempfile::tempdir().unwrap();
     let captures = [

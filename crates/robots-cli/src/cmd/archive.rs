@@ -179,6 +179,13 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
                     report.undated
                 );
             }
+            if report.conflicting_ids > 0 {
+                line += &format!(
+                    "\n  warning: {} responses carry the WARC-Record-ID of another capture \
+                     already indexed; they were indexed without it, so that none is lost",
+                    report.conflicting_ids
+                );
+            }
             if report.unreadable_robots_txt > 0 {
                 line += &format!(
                     "\n  warning: {} robots.txt captures are in a content coding this \
