@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::index::{Entry, Index};
 use crate::time::Timestamp;
-use crate::url::surt;
+use crate::url::{encode_unsafe, surt};
 use crate::Error;
 
 /// Most lines one CDX query returns unless it asks for fewer.
@@ -64,12 +64,14 @@ impl CdxLine {
     }
 
     /// The line as text: pywb's nine fields, then embargo end (`-` if none) and access.
+    /// A URL captured with a space in it is written percent-encoded, so that every line
+    /// has its eleven fields.
     pub fn to_text(&self) -> String {
         format!(
             "{} {} {} {} {} {} {} {} {} {} {}",
             self.urlkey,
             self.timestamp,
-            self.url,
+            encode_unsafe(&self.url),
             self.mime,
             self.status,
             self.digest,

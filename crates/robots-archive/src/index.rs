@@ -7,6 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::digest::Digest;
 use crate::time::Timestamp;
+use crate::url::surt;
 use crate::Error;
 
 /// The index file inside an archive directory.
@@ -79,28 +80,57 @@ CREATE TABLE IF NOT EXISTS releases (
 );
 ";
 
-/// Brings an index written by an older version up to date; returns whether it did.
+/// The `meta` key naming the layout an index is in, and the layout this version writes.
+const LAYOUT_KEY: &str = "layout";
+const LAYOUT: &str = "2";
+
+/// Brings an index written by an older version up to date, once; returns whether
+/// captures were marked for assessing again.
 ///
-/// Older indexes kept the first observation of each URL in a `first_seen` table and ran
-/// embargoes from it, so a page that changed after its URL was first seen was released
-/// a period after that, not after the new content appeared. First observations are now
-/// per representation and read from `records` itself: the table goes, and every
-/// unreleased capture is marked for assessing again (what is already public stays so).
-fn upgrade(conn: &Connection) -> rusqlite::Result<bool> {
-    let old: bool = conn.query_row(
+/// - Older indexes kept the first observation of each URL in a `first_seen` table and
+///   ran embargoes from it, so a page that changed after its URL was first seen was
+///   released a period after that, not after the new content appeared. First
+///   observations are now per representation and read from `records` itself: the table
+///   goes, and every unreleased capture is assessed again (what is public stays so).
+/// - Their SURT keys left raw the octets that keys now percent-encode: those are redone.
+fn upgrade(conn: &mut Connection) -> rusqlite::Result<bool> {
+    let tx = conn.transaction()?;
+    let layout: Option<String> = tx
+        .query_row("SELECT value FROM meta WHERE key = ?1", [LAYOUT_KEY], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if layout.as_deref() == Some(LAYOUT) {
+        return Ok(false);
+    }
+    // Only URLs holding a space, control or non-ASCII octet have keys that changed.
+    let raw: Vec<(i64, String)> = tx
+        .prepare("SELECT id, url FROM records WHERE urlkey GLOB '*[^!-~]*'")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, url) in raw {
+        tx.execute(
+            "UPDATE records SET urlkey = ?2 WHERE id = ?1",
+            params![id, surt(&url)],
+        )?;
+    }
+    let by_url: bool = tx.query_row(
         "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'first_seen'",
         [],
         |r| r.get(0),
     )?;
-    if old {
-        conn.execute_batch(
-            "BEGIN;
-             DROP TABLE first_seen;
-             UPDATE records SET pending = 1 WHERE release_batch IS NULL;
-             COMMIT;",
+    if by_url {
+        tx.execute_batch(
+            "DROP TABLE first_seen;
+             UPDATE records SET pending = 1 WHERE release_batch IS NULL;",
         )?;
     }
-    Ok(old)
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        params![LAYOUT_KEY, LAYOUT],
+    )?;
+    tx.commit()?;
+    Ok(by_url)
 }
 
 /// What the robots.txt in force at capture time said about a record.
@@ -246,14 +276,14 @@ impl Index {
                 dir: dir.to_owned(),
             });
         }
-        let conn = Connection::open(&path)?;
+        let mut conn = Connection::open(&path)?;
         // WAL lets `serve` read while `ingest` or `release` write; FULL sync makes each
         // committed step of a release survive a crash, which exactly-once relies on.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
-        let upgraded = upgrade(&conn)?;
+        let upgraded = upgrade(&mut conn)?;
         Ok(Index { conn, upgraded })
     }
 
@@ -275,9 +305,13 @@ impl Index {
         Ok(())
     }
 
-    /// The captures of `url`, oldest first.
+    /// The captures of `url`, oldest first: every capture whose URL has its SURT key
+    /// (however case, default port, `www.` or percent-encoding were written).
     pub fn captures_of(&self, url: &str) -> Result<Vec<Entry>, Error> {
-        self.select("WHERE r.url = ?1 ORDER BY r.captured, r.id", params![url])
+        self.select(
+            "WHERE r.urlkey = ?1 ORDER BY r.captured, r.id",
+            params![surt(url)],
+        )
     }
 
     /// The captures whose URL's SURT key starts with `prefix`, in key then time order.
@@ -291,12 +325,15 @@ impl Index {
         )
     }
 
-    /// The capture of `url` nearest in time to `at` (the earlier one on a tie).
+    /// The capture of `url` nearest in time to `at` (the earlier one on a tie), among
+    /// those of the URL exactly as written if there are any, else among those with its
+    /// SURT key.
     pub fn nearest_capture(&self, url: &str, at: Timestamp) -> Result<Option<Entry>, Error> {
         Ok(self
             .select(
-                "WHERE r.url = ?1 ORDER BY abs(r.captured - ?2), r.captured, r.id LIMIT 1",
-                params![url, at.unix()],
+                "WHERE r.urlkey = ?1
+                 ORDER BY r.url = ?2 DESC, abs(r.captured - ?3), r.captured, r.id LIMIT 1",
+                params![surt(url), url, at.unix()],
             )?
             .pop())
     }

@@ -61,6 +61,9 @@
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
 //!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or
 //!   `matchType=prefix` lists by prefix; without `output=json`, space-separated lines.
+//!   Captures are looked up by SURT key, so a URL is found however its host case,
+//!   default port, `www.` or percent-encoding were written; replay prefers captures of
+//!   the URL exactly as requested.
 //! - `release`: every allowed record whose end has passed and that is not yet published
 //!   goes into a new public WARC file, copied byte for byte from the store; each
 //!   record still under embargo appears once, in the first release after its ingest, as

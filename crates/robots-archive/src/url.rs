@@ -24,7 +24,9 @@ pub fn is_robots_txt(url: &str) -> bool {
 }
 
 /// The SURT form pywb and Wayback sort CDX lines by: `com,example)/path?query`, host
-/// labels reversed, `www.` and the default port dropped, all lower-cased.
+/// labels reversed, `www.` and the default port dropped, octets a URL may not hold raw
+/// percent-encoded (so `/café` and `/caf%C3%A9` share a key), all lower-cased. Lookups
+/// go by this key, so the same resource is found however its URL was written.
 pub fn surt(url: &str) -> String {
     let Some((scheme, host, port, rest)) = split(url) else {
         return url.to_ascii_lowercase();
@@ -39,8 +41,26 @@ pub fn surt(url: &str) -> String {
         key.push_str(&format!(":{port}"));
     }
     key.push(')');
-    key.push_str(&rest.to_ascii_lowercase());
+    key.push_str(&encode_unsafe(&rest).to_ascii_lowercase());
     key
+}
+
+/// `text` with the octets a URL may not hold raw (controls, space, DEL, and octets of
+/// 0x80 and above: RFC 3986 §2) percent-encoded.
+pub fn encode_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_octet = |b: u8| b <= b' ' || b >= 0x7F;
+    if !text.bytes().any(unsafe_octet) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for b in text.bytes() {
+        if unsafe_octet(b) {
+            out.push_str(&format!("%{b:02X}"));
+        } else {
+            out.push(char::from(b));
+        }
+    }
+    out.into()
 }
 
 fn default_port(scheme: &str) -> u16 {
@@ -125,5 +145,21 @@ mod tests {
         assert_eq!(surt("http://www.Example.com/A?b=C"), "com,example)/a?b=c");
         assert_eq!(surt("http://127.0.0.1:8080/x"), "127.0.0.1:8080)/x");
         assert_eq!(surt("https://example.com"), "com,example)/");
+    }
+
+    #[test]
+    fn one_resource_has_one_key_however_its_url_is_written() {
+        let key = surt("http://u.example/caf%C3%A9%20x");
+        for same in [
+            "http://u.example/café x",
+            "HTTP://U.EXAMPLE/caf%c3%a9%20x",
+            "http://u.example:80/caf%C3%A9 x",
+            "http://www.u.example/café%20x#top",
+        ] {
+            assert_eq!(surt(same), key, "{same}");
+        }
+        assert_ne!(surt("https://u.example:80/café x"), key);
+        assert_eq!(encode_unsafe("/a b\u{7f}é"), "/a%20b%7F%C3%A9");
+        assert_eq!(encode_unsafe("/plain?q=1"), "/plain?q=1");
     }
 }

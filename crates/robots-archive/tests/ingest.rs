@@ -200,9 +200,9 @@ fn new_content_at_a_known_url_starts_its_own_embargo() {
 }
 
 #[test]
-fn an_index_that_timed_embargoes_by_url_is_upgraded_when_opened() {
+fn an_index_from_an_older_version_is_upgraded_when_opened() {
     let dir = tempfile::tempdir().unwrap();
-    let page = format!("{SITE}/news/front");
+    let page = format!("{SITE}/news/café");
     let archive = archive_with(
         dir.path(),
         &[
@@ -217,14 +217,17 @@ fn an_index_that_timed_embargoes_by_url_is_upgraded_when_opened() {
         ],
     );
     drop(archive);
-    // What an older version left: the URL's first observation in its own table, and
-    // every capture of the URL ending a month after it.
+    // What an older version left: no layout named, the URL's first observation in its
+    // own table, every capture of the URL ending a month after it, and keys with the
+    // octets they now percent-encode left raw.
     let path = dir.path().join("archive").join(robots_archive::INDEX_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(&format!(
-        "CREATE TABLE first_seen (url TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+        "DELETE FROM meta WHERE key = 'layout';
+         CREATE TABLE first_seen (url TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
          INSERT INTO first_seen VALUES ('{page}', {jan});
-         UPDATE records SET embargo_until = {feb} WHERE url = '{page}';",
+         UPDATE records SET embargo_until = {feb}, urlkey = 'test,site)/news/café'
+             WHERE url = '{page}';",
         jan = t("2026-01-01T00:00:00Z").unix(),
         feb = t("2026-02-01T00:00:00Z").unix(),
     ))

@@ -146,6 +146,43 @@ fn released_records_replay_the_nearest_capture() {
 }
 
 #[test]
+fn a_capture_is_found_however_its_url_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = archive_with(
+        dir.path(),
+        &[
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
+            capture(
+                &format!("{SITE}/news/café x"),
+                "2026-01-02T00:00:00Z",
+                200,
+                b"CAFE",
+            ),
+        ],
+    );
+    let at = "2026-04-01T00:00:00Z";
+    for written in [
+        "http://site.test/news/café x",
+        "http://site.test/news/caf%C3%A9%20x",
+        "http://SITE.test:80/news/caf%c3%a9%20x",
+        "http://www.site.test/news/café%20x",
+    ] {
+        let r = get(&archive, &format!("/web/2026/{written}"), "text/html", at);
+        assert_eq!((r.status, &r.body[..]), (200, &b"CAFE"[..]), "{written}");
+        let r = get(&archive, &format!("/cdx?url={written}"), "*/*", at);
+        let text = String::from_utf8(r.body).unwrap();
+        let fields: Vec<_> = text.trim_end().split(' ').collect();
+        assert_eq!(fields.len(), 11, "{written}: {text}");
+        assert_eq!(fields[2], "http://site.test/news/caf%C3%A9%20x");
+    }
+}
+
+#[test]
 fn cdx_lists_captures_with_access_and_never_bodies() {
     let dir = tempfile::tempdir().unwrap();
     let archive = fixture(dir.path());
