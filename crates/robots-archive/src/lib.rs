@@ -57,7 +57,9 @@
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
 //!   A released capture is replayed with its status and headers (hop-by-hop ones and
-//!   chunked coding removed) plus `Memento-Datetime`. `/cdx?url=…&output=json` lists
+//!   chunked coding removed) plus `Memento-Datetime`; a redirect's `Location` points
+//!   into the archive at the capture's time, and an interim (1xx) capture, which no
+//!   client can be given as an answer, is refused with 502. `/cdx?url=…&output=json` lists
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
 //!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or
 //!   `matchType=prefix` lists by prefix; without `output=json`, space-separated lines.

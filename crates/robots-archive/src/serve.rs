@@ -121,16 +121,35 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
     let access = entry.access(now);
     if access == Access::Released {
         if let Some(head) = head {
+            // An interim response is not an answer a client can be given in its place.
+            if head.status < 200 {
+                return Ok(Response::message(
+                    502,
+                    json,
+                    &format!(
+                        "the capture of {} is an interim ({}) response, which cannot be replayed",
+                        entry.url, head.status
+                    ),
+                ));
+            }
             let body = if head.is_chunked() {
                 dechunk(block)
             } else {
                 block.to_vec()
             };
+            let stamp = entry.captured.fourteen_digits();
             let mut headers: Vec<(String, String)> = head
                 .fields
                 .iter()
                 .filter(|(n, _)| !is_hop_by_hop(n))
-                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .map(|(n, v)| {
+                    let value = if n.eq_ignore_ascii_case("Location") {
+                        in_archive(&entry.url, v, &stamp)
+                    } else {
+                        v.to_owned()
+                    };
+                    (n.to_owned(), value)
+                })
                 .collect();
             headers.push(("Memento-Datetime".into(), entry.captured.http_date()));
             headers.push(("Link".into(), format!("<{}>; rel=\"original\"", entry.url)));
@@ -204,6 +223,16 @@ fn normalise_url(url: &str) -> String {
         }
     }
     format!("http://{url}")
+}
+
+/// A captured redirect's target as a replay URL of the same time, so that following it
+/// stays in the archive; a target that is not an http(s) URL is kept as it was.
+fn in_archive(base: &str, location: &str, stamp: &str) -> String {
+    url::Url::parse(base)
+        .and_then(|b| b.join(location.trim()))
+        .ok()
+        .filter(|target| matches!(target.scheme(), "http" | "https"))
+        .map_or_else(|| location.to_owned(), |t| format!("/web/{stamp}/{t}"))
 }
 
 fn is_hop_by_hop(name: &str) -> bool {
@@ -383,6 +412,25 @@ async fn handle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redirects_are_followed_inside_the_archive() {
+        let at = "20260102000000";
+        let base = "http://r.test/a/b?q=1";
+        assert_eq!(
+            in_archive(base, "/gz", at),
+            "/web/20260102000000/http://r.test/gz"
+        );
+        assert_eq!(
+            in_archive(base, "c", at),
+            "/web/20260102000000/http://r.test/a/c"
+        );
+        assert_eq!(
+            in_archive(base, " https://o.test/x ", at),
+            "/web/20260102000000/https://o.test/x"
+        );
+        assert_eq!(in_archive(base, "mailto:a@b.test", at), "mailto:a@b.test");
+    }
 
     #[test]
     fn accept_ranks_json_and_html() {

@@ -183,6 +183,50 @@ fn a_capture_is_found_however_its_url_is_written() {
 }
 
 #[test]
+fn redirects_replay_into_the_archive_and_interim_responses_do_not_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = archive_with(
+        dir.path(),
+        &[
+            capture(
+                &format!("{SITE}/robots.txt"),
+                "2026-01-01T00:00:00Z",
+                200,
+                ROBOTS,
+            ),
+            capture(
+                &format!("{SITE}/news/old"),
+                "2026-01-02T00:00:00Z",
+                301,
+                b"",
+            )
+            .header("Location", "/news/new"),
+            capture(&format!("{SITE}/news/ws"), "2026-01-02T00:00:00Z", 101, b""),
+        ],
+    );
+    let at = "2026-04-01T00:00:00Z";
+    let r = get(
+        &archive,
+        &format!("/web/2026/{SITE}/news/old"),
+        "text/html",
+        at,
+    );
+    assert_eq!(r.status, 301);
+    assert_eq!(
+        r.header("Location"),
+        Some("/web/20260102000000/http://site.test/news/new")
+    );
+    let r = get(
+        &archive,
+        &format!("/web/2026/{SITE}/news/ws"),
+        "text/html",
+        at,
+    );
+    assert_eq!(r.status, 502);
+    assert!(String::from_utf8_lossy(&r.body).contains("cannot be replayed"));
+}
+
+#[test]
 fn cdx_lists_captures_with_access_and_never_bodies() {
     let dir = tempfile::tempdir().unwrap();
     let archive = fixture(dir.path());
