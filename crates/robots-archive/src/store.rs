@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use sha1::{Digest as _, Sha1};
 
 use crate::index::Entry;
+use crate::time::Timestamp;
 use crate::warc::Reader;
 use crate::Error;
 
@@ -156,7 +157,16 @@ impl RecordReader<'_> {
                 Ok(v)
             })?
             .ok_or_else(mismatch)?;
-        if record.fields.get("WARC-Record-ID") != entry.warc_record_id.as_deref() {
+        let same = match entry.warc_record_id.as_deref() {
+            Some(id) => record.fields.get("WARC-Record-ID") == Some(id),
+            // Indexed without an ID (it had none, or another capture has it): its
+            // capture time tells it apart.
+            None => {
+                let date = record.fields.get("WARC-Date");
+                date.and_then(|d| Timestamp::parse_rfc3339(d).ok()) == Some(entry.captured)
+            }
+        };
+        if !same {
             return Err(mismatch());
         }
         Ok(Stored {

@@ -436,7 +436,15 @@ fn a_capture_reusing_another_captures_record_id_is_kept() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("{SITE}/news/a");
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
-    let first = [capture(&url, "2026-01-01T00:00:00Z", 200, b"a")];
+    let first = [
+        capture(&url, "2026-01-01T00:00:00Z", 200, b"a"),
+        capture(
+            &format!("{SITE}/robots.txt"),
+            "2026-01-01T00:00:00Z",
+            200,
+            ROBOTS,
+        ),
+    ];
     let warc = write_warc(&dir.path().join("a.warc.gz"), &first, 1);
     archive.ingest(&warc, &mut |_| {}).unwrap();
     // The same salt gives the same record IDs to other captures.
@@ -450,6 +458,13 @@ fn a_capture_reusing_another_captures_record_id_is_kept() {
     );
     let kept = only(&archive, &other);
     assert_eq!(kept.warc_record_id, None);
+    // It is served from the store like any other capture.
+    let request = robots_archive::Request {
+        target: format!("/web/2026/{other}"),
+        accept: None,
+    };
+    let r = archive.respond(&request, t("2026-06-01T00:00:00Z"));
+    assert_eq!((r.status, &r.body[..]), (200, &b"b"[..]));
     assert!(only(&archive, &url).warc_record_id.is_some());
 }
 
