@@ -177,6 +177,22 @@ fn ingest_status_release_from_the_command_line() {
     ]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(text(&missing).contains("is not an archive"));
+    let warc = warc.to_str().unwrap();
+    let header = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot/1.0 (+x)",
+        warc,
+    ]);
+    assert_eq!(header.status.code(), Some(2));
+    let said = text(&header);
+    assert!(
+        said.contains("--agent `ExampleBot/1.0 (+x)`: '/' cannot appear in a product token")
+            && !said.contains("Agent::"),
+        "{said}"
+    );
     std::fs::write(dir.path().join("junk.warc"), b"GET / HTTP/1.1\r\n").unwrap();
     let junk = robots(&[
         "archive",

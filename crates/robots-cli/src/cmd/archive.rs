@@ -133,6 +133,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn ingest(args: IngestArgs) -> Result<ExitCode> {
+    // The library's message speaks to programmers; this one to whoever typed --agent.
+    if let Err(err) = robots::Agent::new(&args.agent) {
+        bail!(
+            "--agent `{}`: {}; give the archive's crawler as its product token, e.g. \
+             `ExampleBot` (not a whole User-Agent header)",
+            args.agent,
+            match err {
+                robots::Error::InvalidAgent { character, .. } => {
+                    format!("{character:?} cannot appear in a product token")
+                }
+                robots::Error::EmptyAgent => "it is empty".to_owned(),
+                other => other.to_string(),
+            }
+        );
+    }
     let mut archive = Archive::create(&args.dir, &args.agent)?;
     // Each file is read twice: copied into the store, then indexed.
     let mut total = 0;
