@@ -123,8 +123,15 @@ pub(crate) fn ingest_file(
         let tx = index.conn.transaction()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
-            let Some(record) = reader.next(read_response)? else {
-                break;
+            let record = match reader.next(read_response) {
+                Ok(Some(record)) => record,
+                Ok(None) => break,
+                // The records before the damage are whole: they are kept, and the file
+                // stays incomplete, so every ingest of it reports the damage again.
+                Err(e) => {
+                    tx.commit()?;
+                    return Err(e);
+                }
             };
             let pos = reader.position();
             progress(pos - last_pos);

@@ -47,7 +47,10 @@
 //!   indexed twice; a capture whose ID another capture already has is indexed without
 //!   it, and the ingest report counts it. A response without a valid WARC-Date has no
 //!   capture time, so no embargo end: it is counted, not indexed. A robots.txt sent
-//!   gzipped or deflated is decoded; one in another coding governs nothing. Only
+//!   gzipped or deflated is decoded; one in another coding governs nothing.
+//! - Of a damaged file (truncated, bad gzip, wrong Content-Length), the captures before
+//!   the damage are indexed and assessed, and ingest fails naming the byte where reading
+//!   stopped; the file stays incomplete, so ingesting it again reports the damage again. Only
 //!   `response` records holding an HTTP response are indexed; `revisit`, `request`,
 //!   `metadata` and other records are skipped. An ingest that observes content earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an
@@ -176,7 +179,8 @@ impl Archive {
         &self.agent
     }
 
-    /// Seals a WARC file into the store, indexes its responses and assesses them;
+    /// Seals a WARC file into the store, indexes its responses and assesses them (of a
+    /// damaged file, those before the damage, and the error says where it is);
     /// `progress` hears of each batch of bytes read (the file is read twice: once to
     /// copy it into the store, once to index it).
     pub fn ingest(
@@ -184,9 +188,12 @@ impl Archive {
         warc: &Path,
         progress: &mut dyn FnMut(u64),
     ) -> Result<IngestReport, Error> {
-        let report = ingest::ingest_file(&mut self.index, &self.store, warc, progress)?;
-        // Also finishes the assessment an interrupted ingest left pending.
-        assess::assess_pending(&mut self.index, &self.agent)?;
+        let report = ingest::ingest_file(&mut self.index, &self.store, warc, progress);
+        // Also finishes the assessment an interrupted ingest left pending, and assesses
+        // what a damaged file held before the damage.
+        let assessed = assess::assess_pending(&mut self.index, &self.agent);
+        let report = report?;
+        assessed?;
         Ok(report)
     }
 

@@ -535,6 +535,38 @@ fn problem(e: Error) -> WarcProblem {
 }
 
 #[test]
+fn the_captures_before_damage_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let captures = [
+        capture(
+            &format!("{SITE}/robots.txt"),
+            "2026-01-01T00:00:00Z",
+            200,
+            ROBOTS,
+        ),
+        capture(&format!("{SITE}/news/a"), "2026-01-02T00:00:00Z", 200, b"a"),
+        capture(&format!("{SITE}/news/b"), "2026-01-02T00:00:00Z", 200, b"b"),
+    ];
+    let whole = std::fs::read(write_warc(&dir.path().join("w.warc.gz"), &captures, 1)).unwrap();
+    let cut = dir.path().join("cut.warc.gz");
+    std::fs::write(&cut, &whole[..whole.len() - 10]).unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let e = archive.ingest(&cut, &mut |_| {}).unwrap_err();
+    assert_eq!(problem(e), WarcProblem::Truncated);
+    assert_eq!(
+        end(&archive, &format!("{SITE}/news/a")),
+        Some(t("2026-02-02T00:00:00Z"))
+    );
+    assert!(archive
+        .captures_of(&format!("{SITE}/news/b"))
+        .unwrap()
+        .is_empty());
+    // The damage is reported again, not taken for a file already ingested.
+    let again = archive.ingest(&cut, &mut |_| {}).unwrap_err();
+    assert_eq!(problem(again), WarcProblem::Truncated);
+}
+
+#[test]
 fn damaged_files_give_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let good = std::fs::read(write_warc(
