@@ -173,3 +173,47 @@ fn a_non_http_url_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("http and https"));
 }
+
+/// A 200 whose body goes past the 512,000-byte parse limit, which falls right after
+/// `Disallow: /` in `Disallow: /private-area`.
+fn cut_by_the_limit(_: &str) -> String {
+    let mut body = "User-agent: *\nDisallow: /admin\n".to_owned();
+    let line = "Disallow: /private-area";
+    let at = robots::MIN_PARSE_LIMIT - "Disallow: /".len();
+    body.extend(std::iter::repeat_n('#', at - 1 - body.len()));
+    body.push('\n');
+    body.push_str(line);
+    body.push_str("\n# after\n");
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn a_line_cut_by_the_parse_limit_is_dropped_and_the_cut_reported() {
+    let port = serve(cut_by_the_limit);
+    let base = format!("http://127.0.0.1:{port}");
+    let args = ["fetch", &format!("{base}/public"), "--agent", "ExampleBot"];
+    let out = robots(&[&args[..], &["--format", "json", "/admin"]].concat());
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["truncated"], true);
+    assert_eq!(lines[0]["size"], robots::MIN_PARSE_LIMIT + 1);
+    let parsed = robots::MIN_PARSE_LIMIT - "Disallow: /".len();
+    assert_eq!(lines[0]["parsed"], parsed);
+    assert_eq!(lines[1]["allowed"], true, "{}", lines[1]);
+    assert_eq!(lines[2]["allowed"], false);
+
+    let out = robots(&[&args[..], &["--color", "never"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "size over 512000 bytes: cut at the parse limit, the first {parsed} bytes (whole lines) parsed"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("ALLOWED     {base}/public")),
+        "{text}"
+    );
+}

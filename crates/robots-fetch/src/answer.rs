@@ -9,11 +9,18 @@ use robots::{Agent, EmbargoPeriod, RuleKind};
 use crate::{Freshness, Hop, Origin, Rules, Source};
 
 /// How much of a robots.txt body was read.
+///
+/// A body longer than the parse limit is read to one byte past the limit and no
+/// further: that byte says whether the limit falls inside a line, and the parse drops a
+/// line the limit cuts (a half-written `Disallow: /private-area` would read as
+/// `Disallow: /`). [`Robots::parsed_bytes`](robots::Robots::parsed_bytes) of the parsed
+/// rules says how many bytes, whole lines within the limit, the rules come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BodySize {
-    /// Bytes read (after content decoding), at most the parse limit.
+    /// Bytes read (after content decoding): the whole body, or the parse limit plus one
+    /// when the body is longer.
     pub read: usize,
-    /// Whether the body went on past the limit and the rest was not read.
+    /// Whether the body went on past the parse limit; the rest was not read.
     pub truncated: bool,
 }
 

@@ -16,7 +16,7 @@ use crate::{BodySize, Error, Hop, Unavailable, Unreachable};
 /// What the server said, after redirects.
 #[derive(Debug)]
 pub(crate) enum Reply {
-    /// A 2xx body, read up to the limit.
+    /// A 2xx body, read up to one byte past the limit.
     Body {
         chain: Vec<Hop>,
         headers: HeaderMap,
@@ -203,42 +203,27 @@ impl Client {
     }
 }
 
-/// Reads at most `limit` bytes of the (decoded) body, then stops reading: RFC 9309
-/// §2.5 lets a crawler ignore what lies past its parse limit, and stopping keeps
-/// memory bounded whatever the server sends. Dropping the response closes the connection.
+/// Reads the (decoded) body up to one byte past `limit`, then stops reading: RFC 9309
+/// §2.5 lets a crawler ignore what lies past its parse limit, and stopping keeps memory
+/// bounded whatever the server sends. Dropping the response closes the connection.
+///
+/// The one byte more is what lets the parse cut the body back to its last whole line: a
+/// body cut at exactly `limit` bytes could end inside a rule (`Disallow: /private-area`
+/// read as `Disallow: /`), and only the byte after the limit says whether the line
+/// there is whole. Given more than `limit` bytes, the engine drops the cut line itself
+/// and reports it.
 async fn read_limited(
     response: &mut reqwest::Response,
     limit: usize,
     timeout: Duration,
 ) -> Result<(Vec<u8>, BodySize), Unreachable> {
-    let classify = |e| classify(e, timeout);
+    let keep = limit.saturating_add(1);
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(classify)? {
-        let room = limit - body.len();
-        if chunk.len() > room {
-            body.extend_from_slice(&chunk[..room]);
-            let read = body.len();
-            return Ok((
-                body,
-                BodySize {
-                    read,
-                    truncated: true,
-                },
-            ));
-        }
-        body.extend_from_slice(&chunk);
-        if body.len() == limit {
-            // Exactly at the limit: one more chunk (bounded by the transport's buffer)
-            // says whether anything was cut off.
-            let more = response.chunk().await.map_err(classify)?;
-            let read = body.len();
-            return Ok((
-                body,
-                BodySize {
-                    read,
-                    truncated: more.is_some_and(|c| !c.is_empty()),
-                },
-            ));
+    while let Some(chunk) = response.chunk().await.map_err(|e| classify(e, timeout))? {
+        let room = keep - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() == keep {
+            break;
         }
     }
     let read = body.len();
@@ -246,7 +231,7 @@ async fn read_limited(
         body,
         BodySize {
             read,
-            truncated: false,
+            truncated: read > limit,
         },
     ))
 }

@@ -73,8 +73,8 @@ impl Config {
         }
     }
 
-    /// Profile and parse limit; the limit is also how much of the body is read (RFC 9309
-    /// §2.5), after any redirects.
+    /// Profile and parse limit; the limit (plus the one byte that says whether it cuts a
+    /// line) is also how much of the body is read (RFC 9309 §2.5), after any redirects.
     pub fn options(mut self, options: Options) -> Config {
         self.options = options;
         self

@@ -17,7 +17,7 @@
 //!
 //! | the server | the answer ([`Source`]) | the rules ([`Rules`]) |
 //! | --- | --- | --- |
-//! | 2xx | fetched | the body, read up to the parse limit and no further (§2.5) |
+//! | 2xx | fetched | the body, read up to the parse limit and no further (§2.5; one byte more, to tell whether the limit cuts a line, which is then dropped) |
 //! | 3xx | followed, up to 5 times, across hosts; the rules are the original origin's (§2.3.1.2) | whatever the last response gives |
 //! | more than 5 redirects, a loop, a bad Location | unavailable | allow all |
 //! | 4xx | unavailable (§2.3.1.3); 429 optionally unreachable ([`TooManyRequests`]) | allow all |

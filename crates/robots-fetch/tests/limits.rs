@@ -32,10 +32,12 @@ async fn a_10_mb_body_is_read_only_up_to_the_limit() {
         .unwrap();
     assert_eq!(answer.source(), &Source::Fetched);
     let body = answer.body().unwrap();
-    assert_eq!(body.read, LIMIT);
+    // One byte past the limit: it says whether the limit cuts a line.
+    assert_eq!(body.read, LIMIT + 1);
     assert!(body.truncated);
     let robots = answer.rules().robots().unwrap();
-    assert!(robots.size() <= LIMIT);
+    assert_eq!(robots.size(), body.read);
+    assert!(robots.parsed_bytes() <= LIMIT);
     assert!(!answer.decide(&agent(), "/early").allowed());
     // `Disallow: /late` lines lie inside the limit too: the filler repeats it.
     assert!(!answer.decide(&agent(), "/late").allowed());
@@ -70,7 +72,7 @@ async fn an_endless_body_stops_being_read_at_the_limit() {
         .lookup(&server.url("/"))
         .await
         .unwrap();
-    assert_eq!(answer.body().unwrap().read, LIMIT);
+    assert_eq!(answer.body().unwrap().read, LIMIT + 1);
     assert!(!answer.decide(&agent(), "/x").allowed());
     // Reading stopped: the server's writes start failing, so it stops growing.
     let written = server.written();
@@ -96,7 +98,7 @@ async fn the_limit_applies_after_a_redirect_too() {
         .await
         .unwrap();
     assert_eq!(answer.chain().len(), 2);
-    assert_eq!(answer.body().unwrap().read, LIMIT);
+    assert_eq!(answer.body().unwrap().read, LIMIT + 1);
     assert!(answer.body().unwrap().truncated);
 }
 
@@ -107,5 +109,67 @@ async fn a_larger_parse_limit_reads_more() {
     let f = robots_fetch::Fetcher::new(common::config(&clock).options(options)).unwrap();
     let server = Server::start(|_| ten_megabytes()).await;
     let answer = f.lookup(&server.url("/")).await.unwrap();
-    assert_eq!(answer.body().unwrap().read, 2 * LIMIT);
+    assert_eq!(answer.body().unwrap().read, 2 * LIMIT + 1);
+}
+
+/// A body of `LIMIT + extra` bytes whose last line, `line`, starts `before_limit` bytes
+/// before the limit: rules for `/admin`, comments, then `line`.
+fn body_with_line_at_limit(line: &[u8], before_limit: usize) -> Vec<u8> {
+    let mut body = b"User-agent: *\nDisallow: /admin\n".to_vec();
+    body.resize(LIMIT - before_limit - 1, b'#');
+    body.push(b'\n');
+    body.extend_from_slice(line);
+    body.extend_from_slice(b"\n# after\n");
+    body
+}
+
+#[tokio::test]
+async fn a_rule_the_limit_cuts_in_half_is_dropped_not_read_as_its_first_half() {
+    // The limit falls right after `Disallow: /`: read as that, it would block the site.
+    let line = b"Disallow: /private-area";
+    let body = body_with_line_at_limit(line, "Disallow: /".len());
+    assert_eq!(&body[LIMIT - 11..LIMIT], b"Disallow: /");
+    let server = Server::start(move |_| Reply::ok(body.clone())).await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap();
+    assert!(answer.body().unwrap().truncated);
+    assert!(answer.decide(&agent(), "/public").allowed());
+    assert!(answer.decide(&agent(), "/private-area").allowed());
+    assert!(!answer.decide(&agent(), "/admin").allowed());
+    let robots = answer.rules().robots().unwrap();
+    assert_eq!(robots.parsed_bytes(), LIMIT - 11);
+    let cut = robots.diagnostics();
+    assert_eq!(cut.last().unwrap().code, robots::Code::BeyondParseLimit);
+}
+
+#[tokio::test]
+async fn a_rule_that_ends_exactly_at_the_limit_is_kept() {
+    let line = b"Disallow: /private-area";
+    let body = body_with_line_at_limit(line, line.len());
+    assert_eq!(body[LIMIT], b'\n');
+    let server = Server::start(move |_| Reply::ok(body.clone())).await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap();
+    assert!(answer.body().unwrap().truncated);
+    assert!(!answer.decide(&agent(), "/private-area").allowed());
+    assert!(answer.decide(&agent(), "/public").allowed());
+    assert_eq!(answer.rules().robots().unwrap().parsed_bytes(), LIMIT);
+}
+
+#[tokio::test]
+async fn a_body_of_exactly_the_limit_is_whole() {
+    let mut body = body_with_line_at_limit(b"Disallow: /private-area", 30);
+    body.truncate(LIMIT);
+    let server = Server::start(move |_| Reply::ok(body.clone())).await;
+    let answer = fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap();
+    assert_eq!(answer.body().unwrap().read, LIMIT);
+    assert!(!answer.body().unwrap().truncated);
+    assert_eq!(answer.rules().robots().unwrap().parsed_bytes(), LIMIT);
 }

@@ -28,9 +28,14 @@ the rules apply to the origin asked for; 4xx means everything is allowed, 5xx or
 network failure means everything is disallowed (RFC 9309 §2.3.1).
 
 With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
-unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\", \"truncated\",
-\"sitemaps\" and \"crawl_delay_secs\", followed by one line per URL in the shape of
-`robots check --format json`.
+unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\" (bytes read),
+\"truncated\", \"parsed\", \"sitemaps\" and \"crawl_delay_secs\", followed by one line per URL in
+the shape of `robots check --format json`.
+
+Only the parse limit (--max-bytes, 512,000 bytes by default) of a body is read, plus one
+byte to tell whether the limit cuts a line: a line the limit cuts is dropped, not read
+half-written, so \"parsed\" is the bytes of whole lines within the limit and \"size\" is one
+past the limit when \"truncated\" is true.
 
 Exit status: 0 when every robots.txt was asked for (whatever came back), 2 on a usage
 error such as a URL that is not http(s).")]
@@ -176,6 +181,7 @@ struct ReportJson<'a> {
     fresh_for_secs: Option<u64>,
     size: Option<usize>,
     truncated: Option<bool>,
+    parsed: Option<usize>,
     sitemaps: Vec<&'a str>,
     crawl_delay_secs: Option<f64>,
 }
@@ -200,6 +206,10 @@ fn report_json(answer: &Answer, agent: &Agent) -> String {
             .map(|f| f.remaining(SystemTime::now()).as_secs()),
         size: answer.body().map(|b| b.read),
         truncated: answer.body().map(|b| b.truncated),
+        parsed: answer
+            .body()
+            .and(answer.rules().robots())
+            .map(|r| r.parsed_bytes()),
         sitemaps: answer.sitemaps(),
         crawl_delay_secs: answer.crawl_delay(agent).map(|d| d.as_secs_f64()),
     };
@@ -224,12 +234,14 @@ fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
         ));
     }
     if let Some(body) = answer.body() {
-        let cut = if body.truncated {
-            ", cut at the parse limit"
-        } else {
-            ""
-        };
-        text.push_str(&format!("  size {} bytes{cut}\n", body.read));
+        match answer.rules().robots() {
+            Some(robots) if body.truncated => text.push_str(&format!(
+                "  size over {} bytes: cut at the parse limit, the first {} bytes (whole lines) parsed\n",
+                robots.options().limit(),
+                robots.parsed_bytes()
+            )),
+            _ => text.push_str(&format!("  size {} bytes\n", body.read)),
+        }
     }
     for sitemap in answer.sitemaps() {
         text.push_str(&format!("  sitemap {sitemap}\n"));
