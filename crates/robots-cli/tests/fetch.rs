@@ -167,6 +167,37 @@ fn a_refused_connection_disallows_everything() {
     assert_eq!(lines[1]["allowed"], false);
 }
 
+fn server_error(_: &str) -> String {
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned()
+}
+
+#[test]
+fn an_unreachable_robots_txt_disallows_everything_but_itself() {
+    let port = serve(server_error);
+    let url = format!("http://127.0.0.1:{port}/robots.txt");
+    let args = ["fetch", &url, "--agent", "ExampleBot", "/x"];
+    let lines = json_lines(&robots(&[&args[..], &["--format", "json"]].concat()));
+    assert_eq!(lines[0]["rules"], "disallow-all");
+    assert_eq!(lines[1]["url"], url);
+    assert_eq!(lines[1]["allowed"], true);
+    assert_eq!(lines[2]["allowed"], false);
+
+    let out = robots(&[&args[..], &["--color", "never"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "ALLOWED     {url}  (robots.txt unreachable, but /robots.txt itself is always allowed)"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("DISALLOWED  http"), "{text}");
+
+    // Google's matcher treats /robots.txt like any path.
+    let google = ["--profile", "google", "--format", "json"];
+    let lines = json_lines(&robots(&[&args[..], &google].concat()));
+    assert_eq!(lines[1]["allowed"], false);
+}
+
 #[test]
 fn a_non_http_url_is_a_usage_error() {
     let out = robots(&["fetch", "ftp://example.com/", "--agent", "ExampleBot"]);

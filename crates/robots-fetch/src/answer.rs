@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use robots::{Agent, EmbargoPeriod, RuleKind};
+use robots::{Agent, EmbargoPeriod, Profile, RuleKind};
 
 use crate::{Freshness, Hop, Origin, Rules, Source};
 
@@ -33,6 +33,9 @@ pub struct Answer {
     pub(crate) chain: Arc<[Hop]>,
     pub(crate) freshness: Option<Freshness>,
     pub(crate) body: Option<BodySize>,
+    /// The profile the fetcher reads robots.txt with, which says what is allowed when
+    /// there is no file to read (see [`Answer::decide`]).
+    pub(crate) profile: Profile,
 }
 
 impl Answer {
@@ -83,6 +86,11 @@ impl Answer {
     }
 
     /// May `agent` fetch `url` (a URL of this origin, or a path), and under what embargo?
+    ///
+    /// When the robots.txt is unreachable and everything is disallowed, what the profile
+    /// always allows still is: `/robots.txt` itself in the RFC 9309 profile (§2.2.2), so
+    /// a crawler may go on asking for it; nothing in the Google profile, which matches
+    /// `/robots.txt` like any path ([`Profile::always_allows`]).
     pub fn decide(&self, agent: &Agent, url: &str) -> Decision {
         match &*self.rules {
             Rules::AllowAll => Decision {
@@ -91,7 +99,7 @@ impl Answer {
                 rule: None,
             },
             Rules::DisallowAll => Decision {
-                allowed: false,
+                allowed: self.profile.always_allows(url),
                 embargo: None,
                 rule: None,
             },

@@ -108,7 +108,7 @@ impl Fetcher {
         if !stored.freshness.is_fresh(self.now()) {
             return None;
         }
-        Some(answer_from(
+        Some(self.answer_from(
             origin,
             &stored,
             Source::Cached {
@@ -153,7 +153,7 @@ impl Fetcher {
                     body: Some(size),
                 };
                 self.store(origin, &stored, forbids_storing(&headers));
-                answer_from(origin, &stored, Source::Fetched)
+                self.answer_from(origin, &stored, Source::Fetched)
             }
             Reply::NotModified { chain, headers } => match entry.stored {
                 Some(mut stored) => {
@@ -163,7 +163,7 @@ impl Fetcher {
                         Freshness::from_headers(&headers, received, config.max_freshness);
                     stored.validators = stored.validators.updated_by(&headers);
                     self.store(origin, &stored, false);
-                    let mut answer = answer_from(origin, &stored, Source::Revalidated);
+                    let mut answer = self.answer_from(origin, &stored, Source::Revalidated);
                     answer.chain = chain.into();
                     answer
                 }
@@ -227,6 +227,7 @@ impl Fetcher {
                     chain: chain.into(),
                     freshness,
                     body,
+                    profile: config.options.chosen_profile(),
                 };
                 self.lock().put(
                     origin.clone(),
@@ -260,7 +261,19 @@ impl Fetcher {
             body: None,
         };
         self.store(origin, &stored, forbids_storing(headers));
-        answer_from(origin, &stored, Source::Unavailable(why))
+        self.answer_from(origin, &stored, Source::Unavailable(why))
+    }
+
+    fn answer_from(&self, origin: &Origin, stored: &Stored, source: Source) -> Answer {
+        Answer {
+            origin: origin.clone(),
+            source,
+            rules: stored.rules.clone(),
+            chain: stored.chain.clone(),
+            freshness: Some(stored.freshness),
+            body: stored.body,
+            profile: self.inner.config.options.chosen_profile(),
+        }
     }
 
     /// Keeps a response (unless `no-store` forbids it, RFC 9111 §3), ending any outage.
@@ -278,15 +291,4 @@ fn final_url(chain: &[crate::Hop], origin: &Origin) -> Url {
     chain
         .last()
         .map_or_else(|| origin.robots_url(), |hop| hop.url.clone())
-}
-
-fn answer_from(origin: &Origin, stored: &Stored, source: Source) -> Answer {
-    Answer {
-        origin: origin.clone(),
-        source,
-        rules: stored.rules.clone(),
-        chain: stored.chain.clone(),
-        freshness: Some(stored.freshness),
-        body: stored.body,
-    }
 }

@@ -21,7 +21,7 @@
 //! | 3xx | followed, up to 5 times, across hosts; the rules are the original origin's (§2.3.1.2) | whatever the last response gives |
 //! | more than 5 redirects, a loop, a bad Location | unavailable | allow all |
 //! | 4xx | unavailable (§2.3.1.3); 429 optionally unreachable ([`TooManyRequests`]) | allow all |
-//! | 5xx, DNS failure, refused connection, timeout, broken body | unreachable (§2.3.1.4) | disallow all, or the cached copy if there is one |
+//! | 5xx, DNS failure, refused connection, timeout, broken body | unreachable (§2.3.1.4) | disallow all (but `/robots.txt` itself, in the RFC 9309 profile: [`Answer::decide`]), or the cached copy if there is one |
 //! | unreachable for 30 days (configurable) | unreachable | allow all, or the cached copy ([`AfterOutage`]) |
 //!
 //! # Caching

@@ -15,7 +15,9 @@ pub enum Rules {
     Parsed(Box<Robots>),
     /// No robots.txt applies: every URL may be crawled (RFC 9309 §2.3.1.3).
     AllowAll,
-    /// The robots.txt could not be reached: no URL may be crawled (RFC 9309 §2.3.1.4).
+    /// The robots.txt could not be reached: no URL may be crawled (RFC 9309 §2.3.1.4),
+    /// but for what the profile always allows, `/robots.txt` itself in the RFC 9309
+    /// profile ([`Answer::decide`](crate::Answer::decide)).
     DisallowAll,
 }
 

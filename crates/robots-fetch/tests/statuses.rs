@@ -232,8 +232,23 @@ async fn unreachable_status(status: u16) {
     );
     assert!(matches!(answer.rules(), Rules::DisallowAll));
     assert!(!allowed(&answer, "/public"));
-    // `/robots.txt` has no file to say otherwise: disallow all means all.
     assert!(answer.decide(&agent(), "/").rule().is_none());
+    // Disallow all stops short of the robots.txt itself (RFC 9309 §2.2.2).
+    assert!(allowed(&answer, "/robots.txt"));
+    assert!(allowed(&answer, &server.url("/robots.txt")));
+    assert!(!allowed(&answer, "/robots.txt?x=1"));
+}
+
+#[tokio::test]
+async fn unreachable_in_the_google_profile_disallows_the_robots_txt_too() {
+    // Google's matcher matches `/robots.txt` like any path, so disallow all means all.
+    let clock = ManualClock::starting_now();
+    let options = robots::Options::new().profile(robots::Profile::Google);
+    let fetcher = Fetcher::new(config(&clock).options(options)).unwrap();
+    let server = Server::start(|_| Reply::status(503)).await;
+    let answer = fetcher.lookup(&server.url("/")).await.unwrap();
+    assert!(matches!(answer.rules(), Rules::DisallowAll));
+    assert!(!allowed(&answer, "/robots.txt"));
 }
 
 #[tokio::test]

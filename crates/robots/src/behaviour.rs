@@ -21,6 +21,29 @@ impl Profile {
         }
     }
 
+    /// Whether this profile allows `url` (an absolute URL or a path) whatever a
+    /// robots.txt says, so also when there is none to read: in the RFC 9309 profile,
+    /// `/robots.txt` itself, after normalisation (§2.2.2), even when the robots.txt is
+    /// unreachable and everything else is disallowed; in the Google profile, nothing,
+    /// since Google's matcher matches `/robots.txt` like any path.
+    ///
+    /// ```
+    /// use robots::Profile;
+    /// assert!(Profile::Rfc9309.always_allows("https://example.com/robots.txt#top"));
+    /// assert!(Profile::Rfc9309.always_allows("/%72obots.txt"));
+    /// assert!(!Profile::Rfc9309.always_allows("/robots.txt?x=1"));
+    /// assert!(!Profile::Google.always_allows("/robots.txt"));
+    /// ```
+    pub fn always_allows(self, url: &str) -> bool {
+        let behaviour = self.behaviour();
+        let mut bufs = crate::normalize::PathBufs::default();
+        behaviour.always_allowed(crate::check::match_path(
+            &behaviour,
+            url.as_bytes(),
+            &mut bufs,
+        ))
+    }
+
     /// The profile's name as the command line spells it.
     pub fn name(self) -> &'static str {
         match self {
@@ -90,4 +113,10 @@ impl Behaviour {
         index_html_allows_dir: true,
         no_embargo: true,
     };
+
+    /// Whether `path`, as rules see it, is allowed whatever the rules say.
+    #[inline]
+    pub fn always_allowed(&self, path: &[u8]) -> bool {
+        !self.robots_txt_matchable && path == b"/robots.txt"
+    }
 }

@@ -1,6 +1,7 @@
 //! Deciding a URL: with the agent's groups ([`crate::select`]), find the longest matching
 //! rule among them (RFC 9309 §2.2.2), and attach the embargo. No allocation on the way.
 
+use crate::behaviour::Behaviour;
 use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
@@ -20,33 +21,8 @@ impl Robots {
     /// [`Robots::check`] for a URL given as bytes.
     pub fn check_bytes(&self, agent: &Agent, url: &[u8]) -> Verdict<'_> {
         let mut bufs = PathBufs::default();
-        let path = self.match_path(url, &mut bufs);
+        let path = match_path(&self.behaviour, url, &mut bufs);
         self.decide(agent, path)
-    }
-
-    /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
-    /// profile. Copies into one of `bufs` only when something changes (and only then pays
-    /// for setting up a buffer, sized for the path).
-    pub(crate) fn match_path<'p>(&self, url: &'p [u8], bufs: &'p mut PathBufs) -> &'p [u8] {
-        let Some(rest) = from_path(url) else {
-            return b"/";
-        };
-        let normalise = !self.behaviour.escape_patterns_only;
-        let needs_slash = rest[0] != b'/';
-        // The usual URL, found in one pass: a path without fragment that normalising
-        // leaves alone.
-        if !needs_slash
-            && none_of(rest, |b| {
-                (b == b'#') | (normalise & may_change(b, Role::Path))
-            })
-        {
-            return rest;
-        }
-        let path = without_fragment(rest);
-        if !needs_slash && (!normalise || rfc_is_normal(path, Role::Path)) {
-            return path;
-        }
-        bufs.path(needs_slash, path, normalise)
     }
 
     fn decide(&self, agent: &Agent, path: &[u8]) -> Verdict<'_> {
@@ -58,7 +34,7 @@ impl Robots {
             reason,
             embargo,
         };
-        if !self.behaviour.robots_txt_matchable && path == b"/robots.txt" {
+        if self.behaviour.always_allowed(path) {
             return allowed(Reason::RobotsTxt, None);
         }
         if chosen.selection == Selection::None {
@@ -229,4 +205,33 @@ fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine,
             (false, false) => (if ra.line <= rb.line { ra } else { rb }, false),
         },
     }
+}
+
+/// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
+/// profile. Copies into one of `bufs` only when something changes (and only then pays
+/// for setting up a buffer, sized for the path).
+pub(crate) fn match_path<'p>(
+    behaviour: &Behaviour,
+    url: &'p [u8],
+    bufs: &'p mut PathBufs,
+) -> &'p [u8] {
+    let Some(rest) = from_path(url) else {
+        return b"/";
+    };
+    let normalise = !behaviour.escape_patterns_only;
+    let needs_slash = rest[0] != b'/';
+    // The usual URL, found in one pass: a path without fragment that normalising
+    // leaves alone.
+    if !needs_slash
+        && none_of(rest, |b| {
+            (b == b'#') | (normalise & may_change(b, Role::Path))
+        })
+    {
+        return rest;
+    }
+    let path = without_fragment(rest);
+    if !needs_slash && (!normalise || rfc_is_normal(path, Role::Path)) {
+        return path;
+    }
+    bufs.path(needs_slash, path, normalise)
 }

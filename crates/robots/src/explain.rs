@@ -104,7 +104,7 @@ impl Robots {
     pub fn explain(&self, agent: &Agent, url: &str) -> Explanation<'_> {
         let verdict = self.check(agent, url);
         let mut bufs = crate::normalize::PathBufs::default();
-        let path = self.match_path(url.as_bytes(), &mut bufs);
+        let path = crate::check::match_path(&self.behaviour, url.as_bytes(), &mut bufs);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
         let has_embargo_allow = rules().any(|r| r.kind() == RuleKind::EmbargoAllow);

@@ -93,6 +93,39 @@ fn robots_txt_always_allowed_only_in_rfc9309() {
 }
 
 #[test]
+fn always_allows_is_what_a_file_disallowing_everything_still_allows() {
+    // What a crawler may fetch when the robots.txt is unreachable (everything
+    // disallowed, no file to check against) must agree with the profile's checks.
+    let urls = [
+        "/robots.txt",
+        "https://example.com/robots.txt",
+        "https://example.com/robots.txt#top",
+        "/%72obots.txt",
+        "/robots.txt?x=1",
+        "/robots.txtx",
+        "/ROBOTS.TXT",
+        "/a/robots.txt",
+        "/",
+    ];
+    let agent = Agent::new("Bot").unwrap();
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        let robots = Robots::parse_with(
+            b"User-agent: *\nDisallow: /\n",
+            Options::new().profile(profile),
+        );
+        for url in urls {
+            assert_eq!(
+                profile.always_allows(url),
+                robots.check(&agent, url).allowed(),
+                "{profile:?} {url}"
+            );
+        }
+    }
+    assert!(Profile::Rfc9309.always_allows("/%72obots.txt"));
+    assert!(!Profile::Google.always_allows("/robots.txt"));
+}
+
+#[test]
 fn index_html_allows_the_directory_only_in_google() {
     let file = b"User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n";
     let [rfc, google] = both(file, "Bot", "/d/");

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use robots::Agent;
-use robots_fetch::{Answer, Config, Fetcher, Origin, Rules, TooManyRequests};
+use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
 use url::Url;
 
 use crate::cmd::check::{verdict_json, verdict_text, Format, VerdictJson};
@@ -25,7 +25,9 @@ Examples:
 Each URL is checked against the robots.txt of its own origin (scheme, host, port); a
 path (`/a?b`) belongs to the first URL's origin. Redirects are followed up to 5 times and
 the rules apply to the origin asked for; 4xx means everything is allowed, 5xx or a
-network failure means everything is disallowed (RFC 9309 §2.3.1).
+network failure means everything is disallowed (RFC 9309 §2.3.1) but for /robots.txt
+itself, which RFC 9309 always allows (with --profile google it is disallowed too, as
+Google's matcher treats /robots.txt like any path).
 
 With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
 unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\" (bytes read),
@@ -122,8 +124,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 (Rules::Parsed(robots), Format::Text) => {
                     verdict_text(url, &robots.check(&agent, url), style)
                 }
-                (rules, Format::Json) => blanket_json(url, rules),
-                (rules, Format::Text) => blanket_text(url, rules, style),
+                (_, Format::Json) => blanket_json(url, &answer.decide(&agent, url)),
+                (rules, Format::Text) => {
+                    blanket_text(url, rules, &answer.decide(&agent, url), style)
+                }
             };
             writeln!(out, "{line}")?;
         }
@@ -261,11 +265,12 @@ fn human(d: Duration) -> String {
     }
 }
 
-/// A verdict for a URL when there is no file: allow all or disallow all.
-fn blanket_json(url: &str, rules: &Rules) -> String {
+/// A verdict for a URL when there is no file: allow all, or disallow all but for what
+/// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]).
+fn blanket_json(url: &str, decision: &Decision) -> String {
     let json = VerdictJson {
         url,
-        allowed: matches!(rules, Rules::AllowAll),
+        allowed: decision.allowed(),
         line: None,
         rule: None,
         pattern: None,
@@ -274,12 +279,18 @@ fn blanket_json(url: &str, rules: &Rules) -> String {
     serde_json::to_string(&json).expect("a verdict always serialises")
 }
 
-fn blanket_text(url: &str, rules: &Rules, style: Style) -> String {
+fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> String {
     if matches!(rules, Rules::AllowAll) {
         format!(
             "{}  {url}  {}",
             style.green("ALLOWED   "),
             style.dim("(no robots.txt applies: everything allowed)")
+        )
+    } else if decision.allowed() {
+        format!(
+            "{}  {url}  {}",
+            style.green("ALLOWED   "),
+            style.dim("(robots.txt unreachable, but /robots.txt itself is always allowed)")
         )
     } else {
         format!(
