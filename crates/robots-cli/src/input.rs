@@ -113,9 +113,14 @@ impl EngineArgs {
     }
 }
 
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
 /// Reads a file, or standard input for `-`, with an error that names the file.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    if path == Path::new("-") {
+    if is_stdin(path) {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
             .context("cannot read standard input")?;
@@ -130,11 +135,23 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// The URLs given as arguments, or else one per line of standard input (blank lines
-/// skipped).
-pub fn urls(args: &[String]) -> Result<Vec<String>> {
+/// skipped). `robots` is the robots.txt to read: when it is `-`, standard input holds
+/// the file, and URLs read from it too would silently be none, so they must be
+/// arguments.
+pub fn urls(args: &[String], robots: &Path) -> Result<Vec<String>> {
     if !args.is_empty() {
         return Ok(args.to_vec());
     }
+    if is_stdin(robots) {
+        bail!(
+            "--robots - reads the robots.txt from standard input, so the URLs cannot come from there too; give the URLs as arguments, or the robots.txt as a file"
+        );
+    }
+    stdin_urls()
+}
+
+/// One URL per line of standard input, blank lines skipped.
+pub fn stdin_urls() -> Result<Vec<String>> {
     let mut urls = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let line = line.context("cannot read URLs from standard input")?;

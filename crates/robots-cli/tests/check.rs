@@ -200,6 +200,28 @@ fn usage_errors_and_unreadable_files_exit_2_with_advice() {
 }
 
 #[test]
+fn the_robots_txt_and_the_urls_cannot_both_come_from_standard_input() {
+    let file = "User-agent: *\nDisallow: /\n";
+    let out = robots(&["check", "--robots", "-", "--agent", "a"], file);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.contains("--robots - reads the robots.txt from standard input")
+            && err.contains("give the URLs as arguments"),
+        "{err}"
+    );
+    // With the URLs as arguments, the robots.txt may come from standard input.
+    let out = robots(
+        &[
+            "check", "--robots", "-", "--agent", "a", "--format", "json", "/x",
+        ],
+        file,
+    );
+    assert_eq!(json_lines(&out)[0]["allowed"], false);
+}
+
+#[test]
 fn help_teaches_with_examples() {
     let out = robots(&["check", "--help"], "");
     let help = String::from_utf8_lossy(&out.stdout);

@@ -249,6 +249,43 @@ fn diff_reports_changed_verdicts_with_lines() {
 }
 
 #[test]
+fn diff_reads_at_most_one_file_from_standard_input() {
+    let out = common::run(
+        &["diff", "--agent", "a", "-", "-", "/a"],
+        "User-agent: *\nDisallow: /a\n",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.contains("OLD and NEW are both `-`")
+            && err.contains("give at least one of them as a file"),
+        "{err}"
+    );
+    // One file from standard input: the URLs come from the rules, not from what is left
+    // of standard input.
+    let new = scratch(
+        "stdin-new.txt",
+        b"User-agent: *\nDisallow: /a\nDisallow: /b\n",
+    );
+    let out = common::run(
+        &[
+            "diff",
+            "--agent",
+            "a",
+            "--format",
+            "json",
+            "-",
+            new.to_str().unwrap(),
+        ],
+        "User-agent: *\nDisallow: /a\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(r#""url":"/b""#), "{text}");
+}
+
+#[test]
 fn diff_on_real_versions_of_the_same_sites() {
     let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let Ok(manifest) = std::fs::read_to_string(shared.join("manifest.tsv")) else {

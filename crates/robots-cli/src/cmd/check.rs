@@ -33,7 +33,7 @@ pub struct Args {
     pub color: ColorChoice,
 
     /// URLs (`https://example.com/a?b`) or paths (`/a?b`); read from standard input, one
-    /// per line, when none are given.
+    /// per line, when none are given (then the robots.txt must be a file, not `-`).
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
 }
@@ -45,8 +45,9 @@ pub enum Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    // URLs first: they may refuse standard input before the robots.txt reads it.
+    let urls = input::urls(&args.urls, &args.engine.robots)?;
     let (robots, agent) = args.engine.load()?;
-    let urls = input::urls(&args.urls)?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for url in &urls {

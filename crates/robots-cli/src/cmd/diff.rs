@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use robots::{Robots, Verdict};
 
 use crate::cmd::check::{Format, VerdictJson};
@@ -15,9 +15,10 @@ use crate::style::{ColorChoice, Style};
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-URLs come from the arguments, else from standard input when it is not a terminal, else
-from the paths in either file's rules and simple variants of them (/a/ -> /a/, /a/x,
-/a, /a/?q=1).
+URLs come from the arguments, else from standard input when it is neither a terminal
+nor one of the files (`-`), else from the paths in either file's rules and simple
+variants of them (/a/ -> /a/, /a/x, /a, /a/?q=1). Standard input holds at most one of
+OLD and NEW.
 
 Examples:
   robots diff --agent Googlebot --agent ExampleBot old/robots.txt new/robots.txt
@@ -60,6 +61,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let stdin_file = input::is_stdin(&args.old) || input::is_stdin(&args.new);
+    if input::is_stdin(&args.old) && input::is_stdin(&args.new) {
+        bail!(
+            "OLD and NEW are both `-`, but standard input holds one file only; give at least one of them as a file"
+        );
+    }
     let options = args.reading.options()?;
     let old = Robots::parse_with(&input::read_file(&args.old)?, options);
     let new = Robots::parse_with(&input::read_file(&args.new)?, options);
@@ -68,8 +75,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .iter()
         .map(|a| args.reading.agent(a))
         .collect::<Result<Vec<_>>>()?;
-    let urls = if !args.urls.is_empty() || !std::io::stdin().is_terminal() {
-        input::urls(&args.urls)?
+    let urls = if !args.urls.is_empty() {
+        args.urls.clone()
+    } else if !stdin_file && !std::io::stdin().is_terminal() {
+        input::stdin_urls()?
     } else {
         Vec::new()
     };
