@@ -1,9 +1,10 @@
 //! Showing robots.txt lines the way a compiler shows source: numbered, with the line in
-//! question marked and, when a span is known, underlined.
+//! question marked and, when a span is known, underlined. Lines are shown as
+//! [`printable`] makes them: tabs as spaces, other control characters escaped.
 
 use std::ops::Range;
 
-use crate::style::Style;
+use crate::style::{printable, Style};
 
 /// A file's text with its lines numbered as the engine numbers them.
 pub struct Source<'a> {
@@ -25,8 +26,14 @@ impl<'a> Source<'a> {
 
     fn text(&self, line: u32) -> Option<String> {
         let range = self.lines.get((line as usize).checked_sub(1)?)?;
-        let text = String::from_utf8_lossy(&self.bytes[range.clone()]);
-        Some(text.replace('\t', " "))
+        Some(self.shown(range.clone()))
+    }
+
+    /// Bytes of the file as shown: tabs as one space each (so underlines stay aligned),
+    /// other control characters escaped.
+    fn shown(&self, range: Range<usize>) -> String {
+        let text = String::from_utf8_lossy(&self.bytes[range]).replace('\t', " ");
+        printable(&text).into_owned()
     }
 
     /// The lines `line - context ..= line + context`, the middle one marked with `>` and,
@@ -41,7 +48,12 @@ impl<'a> Source<'a> {
         let first = line.saturating_sub(context).max(1);
         let last = (line + context).min(self.lines.len() as u32);
         let width = last.to_string().len();
-        let mut out = format!("{:width$}{} {}:{line}\n", "", style.dim("-->"), self.name);
+        let mut out = format!(
+            "{:width$}{} {}:{line}\n",
+            "",
+            style.dim("-->"),
+            printable(self.name)
+        );
         out += &format!("{:width$} {}\n", "", style.dim("|"));
         for n in first..=last {
             let Some(text) = self.text(n) else { continue };
@@ -80,10 +92,9 @@ impl<'a> Source<'a> {
         let end = span
             .end
             .clamp(span.start + 1, range.end.max(span.start + 1));
-        let lead = String::from_utf8_lossy(&self.bytes[range.start..span.start])
-            .chars()
-            .count();
-        let len = String::from_utf8_lossy(&self.bytes[span.start..end.min(range.end)])
+        let lead = self.shown(range.start..span.start).chars().count();
+        let len = self
+            .shown(span.start..end.min(range.end))
             .chars()
             .count()
             .max(1);
@@ -105,5 +116,21 @@ mod tests {
             shown,
             " --> robots.txt:2\n  |\n1 | User-agent: *\n2 > Disallow: /a\n  | ^^^^^^^^\n3 | Allow: /b\n"
         );
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_underlines_follow_them() {
+        let text = b"User-agent: *\nDisallow: /a\x1b[2J\x07 x\n";
+        let source = Source::new("robots.txt", text);
+        // The span of the word after the controls.
+        let x = text.len() - 2;
+        let shown = source.render(2, Some(x..x + 1), 0, Style::new(ColorChoice::Never));
+        let line = "Disallow: /a\\u{1b}[2J\\u{7} x";
+        let under = " ".repeat(line.len() - 1);
+        assert_eq!(
+            shown,
+            format!(" --> robots.txt:2\n  |\n2 > {line}\n  | {under}^\n")
+        );
+        assert!(!shown.contains(['\x1b', '\x07']));
     }
 }

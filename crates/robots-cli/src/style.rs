@@ -1,5 +1,8 @@
-//! Terminal colour: on for a terminal, off for pipes and files, or as `--color` says.
+//! Terminal output: colour on for a terminal, off for pipes and files, or as `--color`
+//! says; and text from robots.txt files, URLs and servers made printable, so that the
+//! terminal shows it rather than obeys it.
 
+use std::borrow::Cow;
 use std::io::IsTerminal;
 
 /// When to colour output.
@@ -52,5 +55,46 @@ impl Style {
 
     pub fn dim(&self, text: &str) -> String {
         self.paint("2", text)
+    }
+}
+
+/// `text` with its control characters escaped, for text output: a robots.txt, a URL or a
+/// server's answer could otherwise move the cursor, retitle the window or clear the
+/// screen (ESC sequences), ring the bell or hide what follows (NUL, CR). Escaped are the
+/// C0 controls (tab included), DEL and the C1 controls, and the Unicode bidirectional
+/// controls (U+202A–U+202E, U+2066–U+2069), which reorder the rest of a line as shown;
+/// each is written as Rust writes a Unicode escape (`\u{1b}`, `char::escape_unicode`). Other text, backslashes included, is shown
+/// as it is. JSON output escapes C0 controls its own way (`\u001b`).
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escaped(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn escaped(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(
+            printable("/a\x1b]0;PWNED\x07\0\r\t\x7f\u{85}\u{202e}b"),
+            "/a\\u{1b}]0;PWNED\\u{7}\\u{0}\\u{d}\\u{9}\\u{7f}\\u{85}\\u{202e}b"
+        );
+        assert_eq!(printable("/café\\x?q=1 ü"), "/café\\x?q=1 ü");
+        assert!(matches!(printable("/plain"), std::borrow::Cow::Borrowed(_)));
     }
 }

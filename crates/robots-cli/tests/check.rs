@@ -107,6 +107,31 @@ fn text_output_names_the_deciding_line_without_colour_in_a_pipe() {
 }
 
 #[test]
+fn text_output_escapes_control_characters_from_the_file_and_the_urls() {
+    let file = "User-agent: *\nDisallow: /a\x1b]0;PWNED\x07\nDisallow: /b\0c\n";
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            "-",
+            "--agent",
+            "a",
+            "--color",
+            "never",
+            "/a\x1b]0;PWNED\x07",
+            "/b%00c",
+        ],
+        file,
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "DISALLOWED  /a\\u{1b}]0;PWNED\\u{7}  (line 2: Disallow: /a\\u{1b}]0;PWNED\\u{7})\n\
+         DISALLOWED  /b%00c  (line 3: Disallow: /b\\u{0}c)\n"
+    );
+}
+
+#[test]
 fn google_profile_takes_the_agent_exactly_as_given() {
     let dir = std::env::temp_dir().join(format!("robots-cli-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

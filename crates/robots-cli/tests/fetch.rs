@@ -248,3 +248,28 @@ fn a_line_cut_by_the_parse_limit_is_dropped_and_the_cut_reported() {
         "{text}"
     );
 }
+
+fn controls(_: &str) -> String {
+    let body = "User-agent: *\nDisallow: /x\x1b]0;PWNED\x07\nSitemap: http://e.test/s\x1b[2J.xml\n";
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn text_output_escapes_control_characters_the_server_sent() {
+    let port = serve(controls);
+    let url = format!("http://127.0.0.1:{port}/x\x1b]0;PWNED\x07");
+    let out = robots(&["fetch", &url, "--agent", "ExampleBot", "--color", "never"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains(['\x1b', '\x07']), "{text}");
+    assert!(
+        text.contains("sitemap http://e.test/s\\u{1b}[2J.xml\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(line 2: Disallow: /x\\u{1b}]0;PWNED\\u{7})"),
+        "{text}"
+    );
+}

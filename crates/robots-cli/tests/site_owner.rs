@@ -159,6 +159,43 @@ fn explain_text_shows_the_deciding_line_in_context() {
 }
 
 #[test]
+fn explain_lint_and_diff_text_escape_control_characters() {
+    let file = scratch(
+        "controls.txt",
+        b"User-agent: *\nDisalow: /a\x1b[2J\x07\nDisallow: /b\x1b[31m\n",
+    );
+    let path = file.to_str().unwrap();
+    let old = scratch("controls-old.txt", b"User-agent: *\n");
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &["explain", "--robots", path, "--agent", "a", "/b\x1b[31m"],
+            "3 > Disallow: /b\\u{1b}[31m\n",
+        ),
+        (
+            &["lint", "--robots", path],
+            "2 > Disalow: /a\\u{1b}[2J\\u{7}\n",
+        ),
+        (
+            &[
+                "diff",
+                "--agent",
+                "a",
+                old.to_str().unwrap(),
+                path,
+                "/b\x1b[31m",
+            ],
+            "/b\\u{1b}[31m  ALLOWED -> DISALLOWED (line 3: Disallow: /b\\u{1b}[31m)",
+        ),
+    ];
+    for (args, shown) in runs {
+        let out = robots(&[args, &["--color", "never"]].concat());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains(['\x1b', '\x07']), "{args:?}: {text}");
+        assert!(text.contains(shown), "{args:?}: {text}");
+    }
+}
+
+#[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(
         "clean.txt",

@@ -8,7 +8,7 @@ use robots::{Reason, Verdict};
 pub use robots_web::VerdictJson;
 
 use crate::input::{self, EngineArgs};
-use crate::style::{ColorChoice, Style};
+use crate::style::{printable, ColorChoice, Style};
 
 /// Print the verdict for each URL: allowed or not, and the line that decided.
 #[derive(clap::Args, Debug)]
@@ -66,7 +66,7 @@ pub fn verdict_json<'a>(url: &'a str, verdict: &Verdict<'a>) -> String {
     serde_json::to_string(&VerdictJson::new(url, verdict)).expect("a verdict always serialises")
 }
 
-/// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`.
+/// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`, control characters escaped.
 pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
     let word = if verdict.allowed() {
         style.green("ALLOWED   ")
@@ -78,7 +78,7 @@ pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
             "line {}: {}: {}",
             rule.line(),
             rule.kind().directive(),
-            rule.pattern()
+            printable(rule.pattern())
         ),
         (None, Reason::RobotsTxt) => "/robots.txt is always allowed".to_owned(),
         (None, Reason::NoGroup) => "no group for this agent".to_owned(),
@@ -93,5 +93,9 @@ pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
             )
         })
         .unwrap_or_default();
-    format!("{word}  {url}  {}{embargo}", style.dim(&format!("({why})")))
+    format!(
+        "{word}  {}  {}{embargo}",
+        printable(url),
+        style.dim(&format!("({why})"))
+    )
 }

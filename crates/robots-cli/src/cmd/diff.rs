@@ -10,7 +10,7 @@ use robots::{Robots, Verdict};
 
 use crate::cmd::check::{Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
-use crate::style::{ColorChoice, Style};
+use crate::style::{printable, ColorChoice, Style};
 
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
 #[derive(clap::Args, Debug)]
@@ -105,8 +105,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Format::Text => println!(
                     "{}  {}  {}  {} -> {}",
                     style.yellow("CHANGED"),
-                    agent.name(),
-                    url,
+                    printable(agent.name()),
+                    printable(url),
                     describe(&before, style),
                     describe(&after, style)
                 ),
@@ -151,7 +151,7 @@ fn describe(v: &Verdict<'_>, style: Style) -> String {
                 " (line {}: {}: {})",
                 r.line(),
                 r.kind().directive(),
-                r.pattern()
+                printable(r.pattern())
             )
         })
         .unwrap_or_default();

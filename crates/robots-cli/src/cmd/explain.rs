@@ -8,7 +8,7 @@ use robots::{Agent, EmbargoAllowUse, Explanation, Robots, Selection};
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
-use crate::style::{ColorChoice, Style};
+use crate::style::{printable, ColorChoice, Style};
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
 /// that decided and why.
@@ -80,14 +80,19 @@ fn as_text(
         ""
     };
     out += &format!(
-        "{}  {url}\n{}  {}\n{}  {}{honour}\n",
+        "{}  {}\n{}  {}\n{}  {}{honour}\n",
         style.dim("url    "),
+        printable(url),
         style.dim("path   "),
-        e.path,
+        printable(&e.path),
         style.dim("agent  "),
-        agent.name()
+        printable(agent.name())
     );
-    out += &format!("{}  {}\n", style.dim("groups "), e.selection_summary(agent));
+    out += &format!(
+        "{}  {}\n",
+        style.dim("groups "),
+        printable(&e.selection_summary(agent))
+    );
     if e.matches.is_empty() {
         out += &format!("{}  none\n", style.dim("matched"));
     }
@@ -104,7 +109,7 @@ fn as_text(
             style.dim(label),
             m.rule.line(),
             m.rule.kind().directive(),
-            m.rule.pattern(),
+            printable(m.rule.pattern()),
             style.dim(&format!("length {}", m.rule.specificity()))
         );
     }

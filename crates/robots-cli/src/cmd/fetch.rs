@@ -12,7 +12,7 @@ use url::Url;
 
 use crate::cmd::check::{verdict_json, verdict_text, Format, VerdictJson};
 use crate::input::ReadingArgs;
-use crate::style::{ColorChoice, Style};
+use crate::style::{printable, ColorChoice, Style};
 
 /// Fetch the robots.txt of a URL's site and print what happened and the verdicts.
 #[derive(clap::Args, Debug)]
@@ -223,11 +223,15 @@ fn report_json(answer: &Answer, agent: &Agent) -> String {
 fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
     let mut text = format!(
         "{}  {}\n",
-        style.yellow(answer.origin().robots_url().as_str()),
-        answer.source()
+        style.yellow(&printable(answer.origin().robots_url().as_str())),
+        printable(&answer.source().to_string())
     );
     for hop in answer.chain() {
-        text.push_str(&format!("  {} {}\n", hop.status(), hop.url()));
+        text.push_str(&format!(
+            "  {} {}\n",
+            hop.status(),
+            printable(hop.url().as_str())
+        ));
     }
     if let Some(freshness) = answer.freshness() {
         let left = freshness.remaining(SystemTime::now());
@@ -248,7 +252,7 @@ fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
         }
     }
     for sitemap in answer.sitemaps() {
-        text.push_str(&format!("  sitemap {sitemap}\n"));
+        text.push_str(&format!("  sitemap {}\n", printable(sitemap)));
     }
     if let Some(delay) = answer.crawl_delay(agent) {
         text.push_str(&format!("  crawl-delay {}s\n", delay.as_secs_f64()));
@@ -282,20 +286,23 @@ fn blanket_json(url: &str, decision: &Decision) -> String {
 fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> String {
     if matches!(rules, Rules::AllowAll) {
         format!(
-            "{}  {url}  {}",
+            "{}  {}  {}",
             style.green("ALLOWED   "),
+            printable(url),
             style.dim("(no robots.txt applies: everything allowed)")
         )
     } else if decision.allowed() {
         format!(
-            "{}  {url}  {}",
+            "{}  {}  {}",
             style.green("ALLOWED   "),
+            printable(url),
             style.dim("(robots.txt unreachable, but /robots.txt itself is always allowed)")
         )
     } else {
         format!(
-            "{}  {url}  {}",
+            "{}  {}  {}",
             style.red("DISALLOWED"),
+            printable(url),
             style.dim("(robots.txt unreachable: everything disallowed)")
         )
     }

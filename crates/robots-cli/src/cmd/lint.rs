@@ -9,7 +9,7 @@ use robots::{Diagnostic, Robots, Severity};
 
 use crate::input::{self, ReadingArgs};
 use crate::snippet::Source;
-use crate::style::{ColorChoice, Style};
+use crate::style::{printable, ColorChoice, Style};
 
 /// Find mistakes in a robots.txt before crawlers do.
 #[derive(clap::Args, Debug)]
@@ -76,16 +76,17 @@ fn as_text(d: &Diagnostic, source: &Source<'_>, style: Style) -> String {
         Severity::Warning => style.yellow(&format!("warning[{}]", d.code.as_str())),
         Severity::Info => style.dim(&format!("info[{}]", d.code.as_str())),
     };
-    let mut out = format!("{head}: {}\n", d.message);
+    let mut out = format!("{head}: {}\n", printable(&d.message));
+    let name = printable(source.name);
     out += &source
         .render(d.line, Some(d.span.clone()), 0, style)
         .replacen(
-            &format!("{}:{}", source.name, d.line),
-            &format!("{}:{}:{}", source.name, d.line, d.column),
+            &format!("{name}:{}", d.line),
+            &format!("{name}:{}:{}", d.line, d.column),
             1,
         );
     if let Some(help) = &d.suggestion {
-        out += &format!("  = help: {help}\n");
+        out += &format!("  = help: {}\n", printable(help));
     }
     out
 }
@@ -94,7 +95,8 @@ fn summary(name: &str, diagnostics: &[Diagnostic]) -> String {
     let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     format!(
-        "{name}: {}, {}, {} info",
+        "{}: {}, {}, {} info",
+        printable(name),
         plural(count(Severity::Error), "error"),
         plural(count(Severity::Warning), "warning"),
         count(Severity::Info)
