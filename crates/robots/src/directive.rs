@@ -167,9 +167,11 @@ fn spelled(key: &[u8], (name, typos): (&str, &[&str]), by_prefix: bool) -> Optio
     }
 }
 
-/// The known directive closest to a misspelt key, for "did you mean" suggestions:
-/// at most two edits away (Levenshtein), nearest first.
-pub(crate) fn did_you_mean(key: &[u8]) -> Option<&'static str> {
+/// The directive closest to a misspelt key, for "did you mean" suggestions: one or two
+/// edits away (Levenshtein), nearest first, among the directives `behaviour` reads (so
+/// never an embargo rule in Google's reading, which knows none). Never the key itself:
+/// a key spelt as a directive is not misspelt.
+pub(crate) fn did_you_mean(key: &[u8], behaviour: &Behaviour) -> Option<&'static str> {
     const NAMES: [&str; 9] = [
         "user-agent",
         "allow",
@@ -184,8 +186,9 @@ pub(crate) fn did_you_mean(key: &[u8]) -> Option<&'static str> {
     let key = key.to_ascii_lowercase();
     NAMES
         .iter()
+        .filter(|n| classify(n.as_bytes(), behaviour).0 != Directive::Other)
         .map(|n| (edit_distance(&key, n.as_bytes()), *n))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| (1..=2).contains(d))
         .min()
         .map(|(_, n)| n)
 }
@@ -269,8 +272,20 @@ mod tests {
 
     #[test]
     fn suggestions_are_near_misses_only() {
-        assert_eq!(did_you_mean(b"dissalow"), Some("disallow"));
-        assert_eq!(did_you_mean(b"Crawl-Dealy"), Some("crawl-delay"));
-        assert_eq!(did_you_mean(b"content-signal"), None);
+        let rfc = Profile::Rfc9309.behaviour();
+        assert_eq!(did_you_mean(b"dissalow", &rfc), Some("disallow"));
+        assert_eq!(did_you_mean(b"Crawl-Dealy", &rfc), Some("crawl-delay"));
+        assert_eq!(did_you_mean(b"content-signal", &rfc), None);
+        assert_eq!(
+            did_you_mean(b"archive-embargoo", &rfc),
+            Some("archive-embargo")
+        );
+        // Never the key itself, and never a name the profile does not read.
+        assert_eq!(did_you_mean(b"Archive-Embargo", &rfc), None);
+        let google = Profile::Google.behaviour();
+        assert_eq!(did_you_mean(b"archive-embargo", &google), None);
+        assert_eq!(did_you_mean(b"archive-embargoo", &google), None);
+        assert_eq!(did_you_mean(b"embargo-alow", &google), None);
+        assert_eq!(did_you_mean(b"crawl-dealy", &google), Some("crawl-delay"));
     }
 }

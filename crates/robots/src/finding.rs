@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use crate::agent::product_token;
 use crate::behaviour::Behaviour;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::directive::{classify, did_you_mean, Spelling};
+use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::robots::Span;
 use crate::Robots;
 
@@ -138,12 +138,32 @@ impl Robots {
                 format!("`{first}` comes before any user-agent line, so it applies to no crawler"),
                 Some("put a `User-agent: *` line above it".into()),
             ),
+            // An embargo rule where the profile reads none (Google's): "did you mean" it
+            // would name the very key written.
+            Code::UnknownDirective
+                if matches!(
+                    classify(first.as_bytes(), &Behaviour::RFC9309).0,
+                    Directive::ArchiveEmbargo | Directive::EmbargoAllow
+                ) =>
+            {
+                made(
+                    format!(
+                        "`{}` is an Archive-Embargo rule, which Google's matcher does not know; the line is kept as a record only",
+                        first.to_ascii_lowercase()
+                    ),
+                    Some(
+                        "embargo rules apply in the RFC 9309 profile, to crawlers that honour Archive-Embargo"
+                            .into(),
+                    ),
+                )
+            }
             Code::UnknownDirective => made(
                 format!(
                     "`{}` is not a directive crawlers know; the line is kept as a record only",
                     first.to_ascii_lowercase()
                 ),
-                did_you_mean(first.as_bytes()).map(|n| format!("did you mean `{n}`?")),
+                did_you_mean(first.as_bytes(), &self.behaviour)
+                    .map(|n| format!("did you mean `{n}`?")),
             ),
             Code::BlankLineBetweenGroups => fixed(
                 "a blank line does not end a group: this user-agent line joins the group above, whose crawlers get the rules below too",

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use robots::{Code, Options, Robots};
+use robots::{Code, Options, Profile, Robots};
 
 /// (code, a file that triggers it, the same intent written so that it does not).
 const CASES: &[(Code, &[u8], &[u8])] = &[
@@ -153,6 +153,53 @@ fn every_code_is_covered_and_names_are_stable() {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()));
     }
+}
+
+/// The unknown-directive diagnostics of `file` in `profile`: (message, suggestion).
+fn unknown(file: &[u8], profile: Profile) -> Vec<(String, Option<String>)> {
+    Robots::parse_with(file, Options::new().profile(profile))
+        .lint(file)
+        .into_iter()
+        .filter(|d| d.code == Code::UnknownDirective)
+        .map(|d| (d.message.into_owned(), d.suggestion.map(|s| s.into_owned())))
+        .collect()
+}
+
+#[test]
+fn did_you_mean_suggests_only_other_directives_the_profile_reads() {
+    let embargo = b"User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news/\n";
+    assert_eq!(unknown(embargo, Profile::Rfc9309), []);
+    let google = unknown(embargo, Profile::Google);
+    assert_eq!(google.len(), 2);
+    for (message, suggestion) in &google {
+        assert!(
+            message.contains("Google's matcher does not know"),
+            "{message}"
+        );
+        let suggestion = suggestion.as_deref().unwrap();
+        assert!(!suggestion.contains("did you mean"), "{suggestion}");
+        assert!(suggestion.contains("RFC 9309 profile"), "{suggestion}");
+    }
+    assert!(google[0]
+        .0
+        .starts_with("`archive-embargo` is an Archive-Embargo rule"));
+
+    let typo = b"User-agent: *\nArchive-Embargoo: m\nCrawl-dealy: 5\n";
+    let did_you_mean = |profile| -> Vec<Option<String>> {
+        unknown(typo, profile).into_iter().map(|(_, s)| s).collect()
+    };
+    assert_eq!(
+        did_you_mean(Profile::Rfc9309),
+        [
+            Some("did you mean `archive-embargo`?".to_owned()),
+            Some("did you mean `crawl-delay`?".to_owned())
+        ]
+    );
+    // Google's reading knows no embargo rule to suggest.
+    assert_eq!(
+        did_you_mean(Profile::Google),
+        [None, Some("did you mean `crawl-delay`?".to_owned())]
+    );
 }
 
 #[test]
