@@ -1,6 +1,7 @@
 //! Arguments several subcommands share: the robots.txt file, the agent, the profile,
 //! the parse limit, and the URLs (arguments or standard input).
 
+use std::ffi::OsString;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -134,13 +135,59 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
+/// A URL or path to check, as given. The engine checks its bytes as they are
+/// ([`Robots::check_bytes`]), so a URL that is not UTF-8 is checked, not refused: the RFC
+/// 9309 profile percent-encodes octets of 0x80 and above before matching, and the Google
+/// profile takes the URL as given, as Google's matcher does. Output shows it as
+/// [`Url::text`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Url {
+    pub bytes: Vec<u8>,
+    /// The URL as text: UTF-8 as it is, and each octet that is not UTF-8 as `\xE9`.
+    /// Not as `%E9`: the Google profile tells the octet from its escape, so showing one
+    /// as the other would misstate what was checked.
+    pub text: String,
+}
+
+impl Url {
+    pub fn new(bytes: Vec<u8>) -> Url {
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) => text.to_owned(),
+            Err(_) => bytes
+                .utf8_chunks()
+                .flat_map(|chunk| {
+                    let invalid = chunk.invalid().iter().map(|b| format!("\\x{b:02X}"));
+                    std::iter::once(chunk.valid().to_owned()).chain(invalid)
+                })
+                .collect(),
+        };
+        Url { bytes, text }
+    }
+}
+
+impl From<String> for Url {
+    fn from(text: String) -> Url {
+        Url {
+            bytes: text.clone().into_bytes(),
+            text,
+        }
+    }
+}
+
+/// URLs given as arguments, taken as the bytes they are (see [`Url`]).
+pub fn arg_urls(args: &[OsString]) -> Vec<Url> {
+    args.iter()
+        .map(|a| Url::new(a.as_encoded_bytes().to_vec()))
+        .collect()
+}
+
 /// The URLs given as arguments, or else one per line of standard input (blank lines
 /// skipped). `robots` is the robots.txt to read: when it is `-`, standard input holds
 /// the file, and URLs read from it too would silently be none, so they must be
 /// arguments.
-pub fn urls(args: &[String], robots: &Path) -> Result<Vec<String>> {
+pub fn urls(args: &[OsString], robots: &Path) -> Result<Vec<Url>> {
     if !args.is_empty() {
-        return Ok(args.to_vec());
+        return Ok(arg_urls(args));
     }
     if is_stdin(robots) {
         bail!(
@@ -150,15 +197,36 @@ pub fn urls(args: &[String], robots: &Path) -> Result<Vec<String>> {
     stdin_urls()
 }
 
-/// One URL per line of standard input, blank lines skipped.
-pub fn stdin_urls() -> Result<Vec<String>> {
+/// One URL per line of standard input, blank lines skipped, white space around each
+/// trimmed. Lines are bytes (see [`Url`]): one that is not UTF-8 is checked like the rest.
+pub fn stdin_urls() -> Result<Vec<Url>> {
     let mut urls = Vec::new();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("cannot read URLs from standard input")?;
-        let url = line.trim();
+    for (n, line) in std::io::stdin().lock().split(b'\n').enumerate() {
+        let line =
+            line.with_context(|| format!("cannot read URLs from standard input (line {})", n + 1))?;
+        let url = line.trim_ascii();
         if !url.is_empty() {
-            urls.push(url.to_owned());
+            urls.push(Url::new(url.to_vec()));
         }
     }
     Ok(urls)
+}
+
+/// Why parsing the command line failed on an argument that is not UTF-8, naming it:
+/// clap says only that some argument is not. URLs to check are taken as bytes instead
+/// (see [`Url`]); every other argument is text.
+pub fn not_utf8_argument() -> String {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let Some(at) = (1..args.len()).find(|&i| args[i].to_str().is_none()) else {
+        return "an argument is not UTF-8; write every argument in UTF-8".to_owned();
+    };
+    let option = (at > 1).then(|| args[at - 1].to_str()).flatten();
+    let after = match option {
+        Some(option) if option.starts_with('-') => format!(" (after `{option}`)"),
+        _ => String::new(),
+    };
+    format!(
+        "argument {at}, {:?}{after}, is not UTF-8; write it in UTF-8 (in a URL, percent-encode other octets, e.g. %E9)",
+        args[at]
+    )
 }

@@ -30,7 +30,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if err.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            eprintln!("robots: error: {}", input::not_utf8_argument());
+            return ExitCode::from(2);
+        }
+        Err(err) => err.exit(),
+    };
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(args),
         Command::Fetch(args) => cmd::fetch::run(args),

@@ -132,6 +132,70 @@ fn text_output_escapes_control_characters_from_the_file_and_the_urls() {
 }
 
 #[test]
+fn a_url_line_that_is_not_utf8_is_checked_with_the_others() {
+    let file = example();
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleBot",
+            "--format",
+            "json",
+        ],
+        b"/private/caf\xE9\n/search/caf\xE9\r\n/search/help\n",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines = json_lines(&out);
+    let got: Vec<(&str, bool)> = lines
+        .iter()
+        .map(|l| (l["url"].as_str().unwrap(), l["allowed"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/private/caf\\xE9", false),
+            ("/search/caf\\xE9", false),
+            ("/search/help", true)
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn url_arguments_that_are_not_utf8_are_checked_and_other_arguments_named() {
+    use std::ffi::{OsStr, OsString};
+    use std::os::unix::ffi::OsStrExt;
+
+    let os = |bytes: &[u8]| OsStr::from_bytes(bytes).to_owned();
+    let file = "User-agent: *\nDisallow: /caf%E9\n";
+    let check = ["check", "--robots", "-", "--agent", "a", "--color", "never"].map(OsString::from);
+    // RFC 9309 percent-encodes the octet before matching.
+    let out = robots(&[&check[..], &[os(b"/caf\xE9")]].concat(), file);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "DISALLOWED  /caf\\xE9  (line 2: Disallow: /caf%E9)\n"
+    );
+    let agent = [
+        os(b"check"),
+        os(b"--robots"),
+        os(b"-"),
+        os(b"--agent"),
+        os(b"a\xE9"),
+        os(b"/x"),
+    ];
+    let out = robots(&agent, file);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(r#"argument 5, "a\xE9" (after `--agent`), is not UTF-8"#),
+        "{err}"
+    );
+}
+
+#[test]
 fn google_profile_takes_the_agent_exactly_as_given() {
     let dir = std::env::temp_dir().join(format!("robots-cli-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,5 +1,6 @@
 //! `robots check`: the verdict for each URL, as text or JSON lines.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -18,6 +19,9 @@ Examples:
   robots check --robots robots.txt --agent ExampleBot --embargo --format json < urls.txt
   robots check --robots robots.txt --agent Googlebot --profile google https://example.com/a
 
+A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
+bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
+
 Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
 or an unreadable file.")]
 pub struct Args {
@@ -35,7 +39,7 @@ pub struct Args {
     /// URLs (`https://example.com/a?b`) or paths (`/a?b`); read from standard input, one
     /// per line, when none are given (then the robots.txt must be a file, not `-`).
     #[arg(value_name = "URL")]
-    pub urls: Vec<String>,
+    pub urls: Vec<OsString>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -51,10 +55,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for url in &urls {
-        let verdict = robots.check(&agent, url);
+        let verdict = robots.check_bytes(&agent, &url.bytes);
         match args.format {
-            Format::Json => writeln!(out, "{}", verdict_json(url, &verdict))?,
-            Format::Text => writeln!(out, "{}", verdict_text(url, &verdict, style))?,
+            Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict))?,
+            Format::Text => writeln!(out, "{}", verdict_text(&url.text, &verdict, style))?,
         }
     }
     out.flush()?;

@@ -1,6 +1,7 @@
 //! `robots diff`: before deploying a new robots.txt, which URLs change verdict (or
 //! embargo) for which agents, with the deciding line in each version.
 
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ use crate::style::{printable, ColorChoice, Style};
 URLs come from the arguments, else from standard input when it is neither a terminal
 nor one of the files (`-`), else from the paths in either file's rules and simple
 variants of them (/a/ -> /a/, /a/x, /a, /a/?q=1). Standard input holds at most one of
-OLD and NEW.
+OLD and NEW. A URL that is not UTF-8 is compared as the bytes it is, and shown with
+those octets as `\\xE9` (`/caf\\xE9`).
 
 Examples:
   robots diff --agent Googlebot --agent ExampleBot old/robots.txt new/robots.txt
@@ -57,7 +59,7 @@ pub struct Args {
 
     /// URLs or paths to compare.
     #[arg(value_name = "URL")]
-    pub urls: Vec<String>,
+    pub urls: Vec<OsString>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -76,7 +78,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map(|a| args.reading.agent(a))
         .collect::<Result<Vec<_>>>()?;
     let urls = if !args.urls.is_empty() {
-        args.urls.clone()
+        input::arg_urls(&args.urls)
     } else if !stdin_file && !std::io::stdin().is_terminal() {
         input::stdin_urls()?
     } else {
@@ -84,14 +86,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let urls = if urls.is_empty() {
         rule_paths(&[&old, &new])
+            .into_iter()
+            .map(input::Url::from)
+            .collect()
     } else {
         urls
     };
     let style = Style::new(args.color);
     let mut changed = 0;
     for agent in &agents {
-        for url in &urls {
-            let (before, after) = (old.check(agent, url), new.check(agent, url));
+        for input::Url { bytes, text: url } in &urls {
+            let (before, after) = (old.check_bytes(agent, bytes), new.check_bytes(agent, bytes));
             if same(&before, &after) {
                 continue;
             }

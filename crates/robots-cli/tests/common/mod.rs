@@ -2,12 +2,13 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `robots` with `args`, `stdin` on its standard input, and no proxy settings from
 /// the environment (tests talk to servers on 127.0.0.1 only).
-pub fn run(args: &[&str], stdin: &str) -> Output {
+pub fn run(args: &[impl AsRef<OsStr>], stdin: impl AsRef<[u8]>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_robots"));
     for var in [
         "HTTP_PROXY",
@@ -27,7 +28,7 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("robots runs");
     // A command refused for its arguments exits without reading its input.
-    match child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
+    match child.stdin.take().unwrap().write_all(stdin.as_ref()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         written => written.unwrap(),
     }
