@@ -60,6 +60,28 @@ impl Quote {
 }
 
 impl Robots {
+    /// How far the file goes past the parse limit, and how much of it is ignored: more
+    /// than that when the limit cuts a line, which is dropped whole.
+    fn beyond_limit_words(&self, line: u32) -> String {
+        let bytes = |n: usize| format!("{n} byte{}", if n == 1 { "" } else { "s" });
+        let limit = self.options.max_bytes;
+        let past = self.size.saturating_sub(limit);
+        let ignored = self.size - self.parsed;
+        let verb = if ignored == 1 { "is" } else { "are" };
+        let cut = if ignored > past {
+            format!(
+                " (the limit cuts line {line}, which is dropped whole rather than read half-written)"
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "the file goes {} past the parse limit of {limit} bytes: its last {}, from line {line} on, {verb} ignored{cut}",
+            bytes(past),
+            bytes(ignored)
+        )
+    }
+
     /// Writes out a finding as a diagnostic.
     pub(crate) fn render(&self, finding: &Finding) -> Diagnostic {
         let (message, suggestion) = self.words(finding);
@@ -105,12 +127,7 @@ impl Robots {
                 Some("serve a plain-text robots.txt, or a 404 if you have none"),
             ),
             Code::BeyondParseLimit => made(
-                format!(
-                    "{} bytes past the parse limit of {} bytes are ignored, from line {} on",
-                    self.size - self.parsed,
-                    self.options.max_bytes,
-                    finding.line
-                ),
+                self.beyond_limit_words(finding.line),
                 Some(
                     "keep robots.txt under 500 KiB: crawlers stop reading there (RFC 9309 §2.5)"
                         .into(),

@@ -223,6 +223,40 @@ fn content_beyond_the_limit_is_reported() {
 }
 
 #[test]
+fn beyond_the_limit_says_how_far_past_and_how_much_is_ignored() {
+    let limit = robots::MIN_PARSE_LIMIT;
+    // Line 4, `Disallow: /b`, starts 5 bytes before the limit: the file goes 8 bytes
+    // past it, and the whole line, 13 bytes with its end, is ignored.
+    let mut file = b"User-agent: *\nDisallow: /a\n".to_vec();
+    file.resize(limit - 6, b'#');
+    file.extend_from_slice(b"\nDisallow: /b\n");
+    assert_eq!(file.len(), limit + 8);
+    let beyond = |file: &[u8]| {
+        Robots::parse(file)
+            .lint(file)
+            .into_iter()
+            .find(|d| d.code == Code::BeyondParseLimit)
+            .unwrap()
+    };
+    let d = beyond(&file);
+    assert_eq!(d.line, 4);
+    assert_eq!(
+        d.message,
+        "the file goes 8 bytes past the parse limit of 512000 bytes: its last 13 bytes, \
+         from line 4 on, are ignored (the limit cuts line 4, which is dropped whole rather \
+         than read half-written)"
+    );
+    // A limit that falls at a line's end cuts nothing: what is past it is what is ignored.
+    file.truncate(limit - 5);
+    file.extend_from_slice(b"# xxx\n");
+    assert_eq!(
+        beyond(&file).message,
+        "the file goes 1 byte past the parse limit of 512000 bytes: its last 1 byte, from \
+         line 4 on, is ignored"
+    );
+}
+
+#[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {
         return;
