@@ -199,6 +199,22 @@ fn an_unreachable_robots_txt_disallows_everything_but_itself() {
 }
 
 #[test]
+fn a_timeout_of_zero_is_a_usage_error() {
+    let out = robots(&[
+        "fetch",
+        "http://127.0.0.1:9/",
+        "--agent",
+        "ExampleBot",
+        "--timeout",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("give at least 1"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn a_non_http_url_is_a_usage_error() {
     let out = robots(&["fetch", "ftp://example.com/", "--agent", "ExampleBot"]);
     assert_eq!(out.status.code(), Some(2));

@@ -61,8 +61,9 @@ pub struct Args {
     #[arg(long, value_name = "HEADER")]
     pub user_agent: Option<String>,
 
-    /// Seconds one request may take, body included, before the site counts as unreachable.
-    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    /// Seconds one request may take, body included, before the site counts as unreachable
+    /// (at least 1).
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = timeout_secs)]
     pub timeout: u64,
 
     /// How to read 429 Too Many Requests: as RFC 9309 says (unavailable, allow all) or
@@ -98,7 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     });
     let config = Config::new(user_agent)
         .options(options)
-        .timeout(Duration::from_secs(args.timeout.max(1)))
+        .timeout(Duration::from_secs(args.timeout))
         .too_many_requests(match args.on_429 {
             On429::Unavailable => TooManyRequests::Unavailable,
             On429::Unreachable => TooManyRequests::Unreachable,
@@ -134,6 +135,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--timeout`: whole seconds, at least one, since no request can finish in none.
+fn timeout_secs(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("0 seconds would give up on every request; give at least 1".to_owned()),
+        Ok(secs) => Ok(secs),
+        Err(_) => Err(format!(
+            "`{text}` is not a whole number of seconds, e.g. 30"
+        )),
+    }
 }
 
 /// The URLs to check, grouped by origin in order of first appearance; paths belong to
