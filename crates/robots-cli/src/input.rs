@@ -24,22 +24,41 @@ pub struct EngineArgs {
     pub reading: ReadingArgs,
 }
 
-/// How to read a robots.txt: profile, embargo honour, parse limit.
+/// How to read a robots.txt for a crawler: how to parse it, and whether the crawler
+/// honours Archive-Embargo.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReadingArgs {
-    /// Which reading of robots.txt to apply.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Rfc9309)]
-    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub parsing: ParsingArgs,
 
     /// The crawler honours Archive-Embargo: Embargo-Allow applies and verdicts carry the
     /// embargo (rfc9309 profile only).
     #[arg(long)]
     pub embargo: bool,
+}
+
+/// How to parse a robots.txt: profile and parse limit. Alone, for commands that ask
+/// about the file rather than a crawler's verdicts (`lint`), where embargo honour, a
+/// crawler's trait, would change nothing.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ParsingArgs {
+    /// Which reading of robots.txt to apply.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Rfc9309)]
+    pub profile: ProfileArg,
 
     /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than
     /// 16777216, the most ever parsed, is taken as that).
     #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT)]
     pub max_bytes: usize,
+}
+
+impl ParsingArgs {
+    /// Parse options, refusing a parse limit below RFC 9309's.
+    pub fn options(&self) -> Result<Options> {
+        Ok(Options::new()
+            .profile(self.profile.into())
+            .max_bytes(self.max_bytes)?)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -62,17 +81,16 @@ impl From<ProfileArg> for Profile {
 impl ReadingArgs {
     /// Parse options, refusing combinations that make no sense.
     pub fn options(&self) -> Result<Options> {
-        if self.embargo && self.profile == ProfileArg::Google {
+        if self.embargo && self.parsing.profile == ProfileArg::Google {
             bail!("--embargo needs --profile rfc9309: Google's matcher knows no Archive-Embargo");
         }
-        Ok(Options::new()
-            .profile(self.profile.into())
-            .max_bytes(self.max_bytes)?)
+        self.parsing.options()
     }
 
     /// The agent as the profile wants it.
     pub fn agent(&self, name: &str) -> Result<Agent> {
-        let agent = match self.profile {
+        let profile = self.parsing.profile;
+        let agent = match profile {
             ProfileArg::Google => Agent::verbatim(name),
             ProfileArg::Rfc9309 => match Agent::new(name) {
                 Ok(agent) => agent,
@@ -88,7 +106,7 @@ impl ReadingArgs {
                 },
             },
         };
-        if self.profile == ProfileArg::Rfc9309 && !agent.is_rfc9309_token() {
+        if profile == ProfileArg::Rfc9309 && !agent.is_rfc9309_token() {
             eprintln!(
                 "robots: warning: `{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
                 agent.token()

@@ -234,6 +234,22 @@ fn lint_exit_status_follows_severity() {
     assert!(text.contains("= help:"), "{text}");
 }
 
+#[test]
+fn lint_takes_no_crawler_options() {
+    // Lint reads the file, not a crawler's verdicts: embargo honour would change nothing,
+    // so it is not offered.
+    let help = String::from_utf8(robots(&["lint", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--profile") && help.contains("--max-bytes"),
+        "{help}"
+    );
+    assert!(!help.contains("--embargo"), "{help}");
+    let file = scratch("lint-embargo.txt", b"User-agent: *\nDisallow: /\n");
+    let out = robots(&["lint", "--robots", file.to_str().unwrap(), "--embargo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument '--embargo'"));
+}
+
 fn diff(old: &Path, new: &Path, agents: &[&str], urls: &[&str]) -> (Option<i32>, Vec<Value>) {
     let mut args = vec!["diff", "--format", "json"];
     for a in agents {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use robots::{Diagnostic, Robots, Severity};
 
-use crate::input::{self, ReadingArgs};
+use crate::input::{self, ParsingArgs};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
 
@@ -26,7 +26,7 @@ pub struct Args {
     pub robots: PathBuf,
 
     #[command(flatten)]
-    pub reading: ReadingArgs,
+    pub parsing: ParsingArgs,
 
     /// Output format: diagnostics like a compiler's, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = crate::cmd::check::Format::Text)]
@@ -43,7 +43,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = input::read_file(&args.robots)?;
-    let robots = Robots::parse_with(&bytes, args.reading.options()?);
+    let robots = Robots::parse_with(&bytes, args.parsing.options()?);
     let diagnostics = robots.lint(&bytes);
     let name = args.robots.display().to_string();
     match args.format {
