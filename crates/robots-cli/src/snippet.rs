@@ -72,6 +72,13 @@ impl<'a> Source<'a> {
                         style.yellow(&underline)
                     );
                 }
+            } else if text.is_empty() {
+                // No space after the bar: nothing trails on a blank line.
+                out += &format!(
+                    "{} {}\n",
+                    style.dim(&format!("{n:>width$}")),
+                    style.dim("|")
+                );
             } else {
                 out += &format!(
                     "{} {} {}\n",
@@ -109,12 +116,12 @@ mod tests {
 
     #[test]
     fn marks_the_line_and_underlines_the_span() {
-        let text = b"User-agent: *\nDisallow: /a\nAllow: /b\n";
+        let text = b"User-agent: *\nDisallow: /a\n\nAllow: /b\n";
         let source = Source::new("robots.txt", text);
         let shown = source.render(2, Some(14..22), 1, Style::new(ColorChoice::Never));
         assert_eq!(
             shown,
-            " --> robots.txt:2\n  |\n1 | User-agent: *\n2 > Disallow: /a\n  | ^^^^^^^^\n3 | Allow: /b\n"
+            " --> robots.txt:2\n  |\n1 | User-agent: *\n2 > Disallow: /a\n  | ^^^^^^^^\n3 |\n"
         );
     }
 

@@ -11,7 +11,7 @@ use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
-/// that decided and why.
+/// that decided and why, and its line with two lines of the file either side.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:

@@ -4,12 +4,19 @@
 
 use std::ffi::OsStr;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `robots` with `args`, `stdin` on its standard input, and no proxy settings from
 /// the environment (tests talk to servers on 127.0.0.1 only).
 pub fn run(args: &[impl AsRef<OsStr>], stdin: impl AsRef<[u8]>) -> Output {
+    run_in(Path::new("."), args, stdin)
+}
+
+/// [`run`] in the directory `dir`.
+pub fn run_in(dir: &Path, args: &[impl AsRef<OsStr>], stdin: impl AsRef<[u8]>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_robots"));
+    command.current_dir(dir);
     for var in [
         "HTTP_PROXY",
         "HTTPS_PROXY",
