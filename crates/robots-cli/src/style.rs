@@ -63,8 +63,9 @@ impl Style {
 /// screen (ESC sequences), ring the bell or hide what follows (NUL, CR). Escaped are the
 /// C0 controls (tab included), DEL and the C1 controls, and the Unicode bidirectional
 /// controls (U+202A–U+202E, U+2066–U+2069), which reorder the rest of a line as shown;
-/// each is written as Rust writes a Unicode escape (`\u{1b}`, `char::escape_unicode`). Other text, backslashes included, is shown
-/// as it is. JSON output escapes C0 controls its own way (`\u001b`).
+/// each is written as Rust writes a Unicode escape (`\u{1b}`, `char::escape_unicode`).
+/// Other text, backslashes included, is shown as it is. JSON output escapes C0 controls
+/// its own way (`\u001b`).
 pub fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
