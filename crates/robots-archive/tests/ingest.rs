@@ -75,12 +75,7 @@ fn last_modified_between_first_observation_and_capture_does_not_delay() {
     let mut archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(&url, "2026-01-02T00:00:00Z", 200, b"c1"),
         ],
     );
@@ -110,12 +105,7 @@ fn an_earlier_observation_moves_the_end_of_every_capture() {
     let mut archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(&url, "2026-03-01T00:00:00Z", 200, b"d2"),
         ],
     );
@@ -150,12 +140,7 @@ fn new_content_at_a_known_url_starts_its_own_embargo() {
     let archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(&page, "2026-01-01T00:00:00Z", 200, b"january"),
             capture(&page, "2026-06-01T00:00:00Z", 200, b"june")
                 .header("Last-Modified", "Mon, 01 Jun 2026 00:00:00 GMT"),
@@ -206,12 +191,7 @@ fn an_index_from_an_older_version_is_upgraded_when_opened() {
     let archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(&page, "2026-01-01T00:00:00Z", 200, b"january"),
             capture(&page, "2026-06-01T00:00:00Z", 200, b"june"),
         ],
@@ -438,12 +418,7 @@ fn a_capture_reusing_another_captures_record_id_is_kept() {
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
     let first = [
         capture(&url, "2026-01-01T00:00:00Z", 200, b"a"),
-        capture(
-            &format!("{SITE}/robots.txt"),
-            "2026-01-01T00:00:00Z",
-            200,
-            ROBOTS,
-        ),
+        site_robots(),
     ];
     let warc = write_warc(&dir.path().join("a.warc.gz"), &first, 1);
     archive.ingest(&warc, &mut |_| {}).unwrap();
@@ -472,12 +447,7 @@ fn a_capture_reusing_another_captures_record_id_is_kept() {
 fn reingesting_a_file_is_a_noop_and_plain_warcs_work() {
     let dir = tempfile::tempdir().unwrap();
     let captures = [
-        capture(
-            &format!("{SITE}/robots.txt"),
-            "2026-01-01T00:00:00Z",
-            200,
-            ROBOTS,
-        ),
+        site_robots(),
         capture(&format!("{SITE}/news/a"), "2026-01-01T00:00:01Z", 200, b"a"),
     ];
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
@@ -538,12 +508,7 @@ fn problem(e: Error) -> WarcProblem {
 fn the_captures_before_damage_are_kept() {
     let dir = tempfile::tempdir().unwrap();
     let captures = [
-        capture(
-            &format!("{SITE}/robots.txt"),
-            "2026-01-01T00:00:00Z",
-            200,
-            ROBOTS,
-        ),
+        site_robots(),
         capture(&format!("{SITE}/news/a"), "2026-01-02T00:00:00Z", 200, b"a"),
         capture(&format!("{SITE}/news/b"), "2026-01-02T00:00:00Z", 200, b"b"),
     ];

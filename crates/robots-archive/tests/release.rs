@@ -50,12 +50,7 @@ fn public_records(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> 
 
 fn fixture() -> Vec<Capture> {
     vec![
-        capture(
-            &format!("{SITE}/robots.txt"),
-            "2026-01-01T00:00:00Z",
-            200,
-            ROBOTS,
-        ),
+        site_robots(),
         capture(
             &format!("{SITE}/news/a"),
             "2026-01-02T00:00:00Z",

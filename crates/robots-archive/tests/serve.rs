@@ -18,12 +18,7 @@ fn fixture(dir: &std::path::Path) -> Archive {
     archive_with(
         dir,
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(
                 &format!("{SITE}/news/a"),
                 "2026-01-02T00:00:00Z",
@@ -151,12 +146,7 @@ fn a_capture_is_found_however_its_url_is_written() {
     let archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(
                 &format!("{SITE}/news/café x"),
                 "2026-01-02T00:00:00Z",
@@ -188,12 +178,7 @@ fn redirects_replay_into_the_archive_and_interim_responses_do_not_replay() {
     let archive = archive_with(
         dir.path(),
         &[
-            capture(
-                &format!("{SITE}/robots.txt"),
-                "2026-01-01T00:00:00Z",
-                200,
-                ROBOTS,
-            ),
+            site_robots(),
             capture(
                 &format!("{SITE}/news/old"),
                 "2026-01-02T00:00:00Z",

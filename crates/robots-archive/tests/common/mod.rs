@@ -119,6 +119,16 @@ pub const ROBOTS: &[u8] =
 
 pub const SITE: &str = "http://site.test";
 
+/// [`SITE`]'s robots.txt ([`ROBOTS`]), captured at the start of 2026.
+pub fn site_robots() -> Capture {
+    capture(
+        &format!("{SITE}/robots.txt"),
+        "2026-01-01T00:00:00Z",
+        200,
+        ROBOTS,
+    )
+}
+
 /// Runs `warcio <args>` if warcio can be found (env WARCIO, else PATH); `None` when it
 /// cannot, after printing a notice.
 pub fn warcio(args: &[&str]) -> Option<std::process::Output> {
