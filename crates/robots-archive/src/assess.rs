@@ -7,7 +7,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use robots::{Agent, Embargo, Robots};
 
-use crate::index::{CaptureVerdict, Index};
+use crate::index::{CaptureVerdict, Index, FIRST_OBSERVED};
 use crate::time::Timestamp;
 use crate::Error;
 
@@ -134,10 +134,8 @@ fn assess(
     let Some(period) = verdict.embargo() else {
         return Ok(released_now);
     };
-    // DESIGN: the embargo runs from when the content was first observed, so the
-    // earliest capture of this URL with this payload, not of the URL alone.
     let first_seen: i64 = tx
-        .prepare_cached("SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2")?
+        .prepare_cached(FIRST_OBSERVED)?
         .query_row(params![record.url, record.digest], |r| r.get(0))?;
     let end = Embargo::new(period).end(
         record.last_modified.as_deref(),

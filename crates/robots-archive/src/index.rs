@@ -80,6 +80,12 @@ CREATE TABLE IF NOT EXISTS releases (
 );
 ";
 
+/// The first observation of a representation: the earliest capture of URL `?1` with
+/// payload digest `?2`. DESIGN: an embargo runs from when the content was first
+/// observed, so a page whose content changes is observed anew.
+pub(crate) const FIRST_OBSERVED: &str =
+    "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
+
 /// The `meta` key naming the layout an index is in, and the layout this version writes.
 const LAYOUT_KEY: &str = "layout";
 const LAYOUT: &str = "2";

@@ -9,7 +9,7 @@ use rusqlite::{params, Transaction};
 
 use crate::digest::{Digest, DigestWriter};
 use crate::http::{dechunk, decode_content, ResponseHead};
-use crate::index::Index;
+use crate::index::{Index, FIRST_OBSERVED};
 use crate::store::{io_error, Store};
 use crate::time::Timestamp;
 use crate::url::{is_robots_txt, surt, Origin};
@@ -32,17 +32,17 @@ pub struct IngestReport {
     /// Response records already in the index from another file (same WARC-Record-ID,
     /// URL, date and payload).
     pub duplicates: u64,
-    /// Of the responses indexed, those whose WARC-Record-ID an indexed record with
-    /// another URL, date or payload already has (IDs are meant to be unique, but tools
-    /// err): indexed all the same, without the ID, so that no capture is lost.
-    pub conflicting_ids: u64,
-    /// Of those, robots.txt captures.
+    /// Of the responses indexed, robots.txt captures.
     pub robots_txt: u64,
     /// Of those, 2xx robots.txt captures whose body could not be decoded (a content
     /// coding other than gzip or deflate, or damaged data). They govern nothing: an
     /// unreadable file is not read as "no rules", so until a readable robots.txt of the
     /// site is ingested, its captures are held back as having none.
     pub unreadable_robots_txt: u64,
+    /// Of the responses indexed, those whose WARC-Record-ID an indexed record with
+    /// another URL, date or payload already has (IDs are meant to be unique, but tools
+    /// err): indexed all the same, without the ID, so that no capture is lost.
+    pub conflicting_ids: u64,
     /// HTTP responses without a valid WARC-Date (RFC 3339, `2026-01-31T12:00:00Z`):
     /// with no capture time there is no embargo end, so they are not indexed.
     pub undated: u64,
@@ -88,9 +88,9 @@ pub(crate) fn ingest_file(
         already_ingested: false,
         responses: 0,
         duplicates: 0,
-        conflicting_ids: 0,
         robots_txt: 0,
         unreadable_robots_txt: 0,
+        conflicting_ids: 0,
         undated: 0,
         skipped: 0,
         bytes: sealed.size,
@@ -280,7 +280,7 @@ fn index_response(
     let digest = response.digest.as_header();
     // The first observation of this content so far, before this capture joins it.
     let first_seen: Option<i64> = tx
-        .prepare_cached("SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2")?
+        .prepare_cached(FIRST_OBSERVED)?
         .query_row(params![url, digest], |r| r.get(0))?;
     let insert = |record_id: Option<&str>| {
         exec(
