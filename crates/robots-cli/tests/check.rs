@@ -11,6 +11,19 @@ fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/robots.txt")
 }
 
+/// `check` of the example file for ExampleBot, as JSON, with `urls` on standard input.
+fn example_json_from_stdin(urls: impl AsRef<[u8]>) -> std::process::Output {
+    let file = example();
+    let args = [
+        "check",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+    ];
+    robots(&[&args[..], &["--format", "json"]].concat(), urls)
+}
+
 #[test]
 fn json_output_has_the_documented_shape_in_input_order() {
     let file = example();
@@ -51,19 +64,7 @@ fn json_output_has_the_documented_shape_in_input_order() {
 
 #[test]
 fn urls_come_from_standard_input_when_none_are_given() {
-    let file = example();
-    let out = robots(
-        &[
-            "check",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
-            "ExampleBot",
-            "--format",
-            "json",
-        ],
-        "/search?q=1\n\n  /search/help  \n/\n",
-    );
+    let out = example_json_from_stdin("/search?q=1\n\n  /search/help  \n/\n");
     let lines = json_lines(&out);
     let summary: Vec<(String, bool)> = lines
         .iter()
@@ -133,19 +134,7 @@ fn text_output_escapes_control_characters_from_the_file_and_the_urls() {
 
 #[test]
 fn a_url_line_that_is_not_utf8_is_checked_with_the_others() {
-    let file = example();
-    let out = robots(
-        &[
-            "check",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
-            "ExampleBot",
-            "--format",
-            "json",
-        ],
-        b"/private/caf\xE9\n/search/caf\xE9\r\n/search/help\n",
-    );
+    let out = example_json_from_stdin(b"/private/caf\xE9\n/search/caf\xE9\r\n/search/help\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let lines = json_lines(&out);

@@ -5,12 +5,21 @@ mod common;
 
 use common::{fetcher, Reply, Server};
 use robots::Agent;
-use robots_fetch::{ManualClock, Source};
+use robots_fetch::{Answer, ManualClock, Source};
 
 const LIMIT: usize = robots::MIN_PARSE_LIMIT;
 
 fn agent() -> Agent {
     Agent::new("TestBot").unwrap()
+}
+
+/// The answer for a site whose robots.txt is `body`.
+async fn fetched(body: Vec<u8>) -> Answer {
+    let server = Server::start(move |_| Reply::ok(body.clone())).await;
+    fetcher(&ManualClock::starting_now())
+        .lookup(&server.url("/"))
+        .await
+        .unwrap()
 }
 
 /// 10 MB: the rules, then comments, then a rule far past the limit.
@@ -48,11 +57,7 @@ async fn rules_past_the_limit_are_not_applied() {
     let mut head = b"User-agent: *\nDisallow: /early\n".to_vec();
     head.resize(LIMIT + 10, b'#');
     head.extend_from_slice(b"\nDisallow: /beyond\n");
-    let server = Server::start(move |_| Reply::ok(head.clone())).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = fetched(head).await;
     assert!(answer.body().unwrap().truncated);
     assert!(!answer.decide(&agent(), "/early").allowed());
     assert!(answer.decide(&agent(), "/beyond").allowed());
@@ -129,11 +134,7 @@ async fn a_rule_the_limit_cuts_in_half_is_dropped_not_read_as_its_first_half() {
     let line = b"Disallow: /private-area";
     let body = body_with_line_at_limit(line, "Disallow: /".len());
     assert_eq!(&body[LIMIT - 11..LIMIT], b"Disallow: /");
-    let server = Server::start(move |_| Reply::ok(body.clone())).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = fetched(body).await;
     assert!(answer.body().unwrap().truncated);
     assert!(answer.decide(&agent(), "/public").allowed());
     assert!(answer.decide(&agent(), "/private-area").allowed());
@@ -149,11 +150,7 @@ async fn a_rule_that_ends_exactly_at_the_limit_is_kept() {
     let line = b"Disallow: /private-area";
     let body = body_with_line_at_limit(line, line.len());
     assert_eq!(body[LIMIT], b'\n');
-    let server = Server::start(move |_| Reply::ok(body.clone())).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = fetched(body).await;
     assert!(answer.body().unwrap().truncated);
     assert!(!answer.decide(&agent(), "/private-area").allowed());
     assert!(answer.decide(&agent(), "/public").allowed());
@@ -164,11 +161,7 @@ async fn a_rule_that_ends_exactly_at_the_limit_is_kept() {
 async fn a_body_of_exactly_the_limit_is_whole() {
     let mut body = body_with_line_at_limit(b"Disallow: /private-area", 30);
     body.truncate(LIMIT);
-    let server = Server::start(move |_| Reply::ok(body.clone())).await;
-    let answer = fetcher(&ManualClock::starting_now())
-        .lookup(&server.url("/"))
-        .await
-        .unwrap();
+    let answer = fetched(body).await;
     assert_eq!(answer.body().unwrap().read, LIMIT);
     assert!(!answer.body().unwrap().truncated);
     assert_eq!(answer.rules().robots().unwrap().parsed_bytes(), LIMIT);
