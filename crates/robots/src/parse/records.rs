@@ -135,9 +135,11 @@ fn parse_rate(text: &str) -> Option<RequestRate> {
         _ => return None,
     };
     let number: u64 = number.trim().parse().ok()?;
+    // A period too long to count in seconds is no rate a crawler could keep.
+    let seconds = number.checked_mul(scale)?;
     (requests > 0 && number > 0).then(|| RequestRate {
         requests,
-        per: Duration::from_secs(number * scale),
+        per: Duration::from_secs(seconds),
     })
 }
 
@@ -152,6 +154,11 @@ mod tests {
         assert_eq!(parse_delay("-1"), None);
         assert_eq!(parse_delay("ten"), None);
         assert_eq!(parse_delay("1e300"), None);
+        assert_eq!(parse_rate("1/999999999999999999d"), None);
+        assert_eq!(
+            parse_rate("1/213503982334601d").map(|r| r.per.as_secs()),
+            Some(213_503_982_334_601 * 86_400)
+        );
         assert_eq!(
             parse_rate("1/10s"),
             Some(RequestRate {
