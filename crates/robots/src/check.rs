@@ -1,6 +1,7 @@
 //! Deciding a URL: with the agent's groups ([`crate::select`]), find the longest matching
 //! rule among them (RFC 9309 §2.2.2), and attach the embargo. No allocation on the way.
 
+use crate::across_query::matches_across_query;
 use crate::behaviour::Behaviour;
 use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
@@ -142,13 +143,14 @@ impl Robots {
     }
 
     pub(crate) fn rule_matches(&self, rule: &RuleLine, path: &[u8]) -> bool {
+        let pattern = self.text(rule.pattern());
+        let wildcard = rule.wildcard();
         !rule.inert()
-            && matches(
-                self.text(rule.pattern()),
-                rule.wildcard(),
-                rule.anchored(),
-                path,
-            )
+            && if wildcard && rule.filter.across_query() {
+                matches_across_query(pattern, rule.anchored(), path)
+            } else {
+                matches(pattern, wildcard, rule.anchored(), path)
+            }
     }
 }
 

@@ -58,7 +58,10 @@
 //! - Patterns and paths are normalised alike: octets ≥ 0x80, controls and space are
 //!   percent-encoded; escapes get upper-case hex; escapes of unreserved characters
 //!   (`A-Z a-z 0-9 - . _ ~`) are decoded; in the query (after the first `?`), escapes of
-//!   `:` `/` `?` `@` are decoded too, so they compare equal to the characters. A literal
+//!   `:` `/` `?` `@` are decoded too, so they compare equal to the characters. Where a
+//!   pattern's `*` comes before such an escape and no `?` does, the escape is compared by
+//!   where it falls in each path: decoded in the query, as written before it (its
+//!   length for precedence is as written). A literal
 //!   `*` or `$` in a path compares equal to `%2A` / `%24` in a pattern (§2.2.3). A
 //!   pattern's `*` matches any run of octets and a final `$` anchors the end; an empty
 //!   pattern matches nothing.
@@ -90,6 +93,7 @@
 //! | `Allow: /d/index.html` | allows `/d/index.html…` | also allows `/d/` exactly |
 //! | Archive-Embargo, Embargo-Allow | rules | unknown records |
 
+mod across_query;
 mod agent;
 mod behaviour;
 mod check;

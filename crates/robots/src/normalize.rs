@@ -60,6 +60,15 @@ fn is_query_delimiter(b: u8) -> bool {
     matches!(b, b':' | b'/' | b'?' | b'@')
 }
 
+/// The octet an escape opening `bytes` encodes, if it is one of `:` `/` `?` `@`, which
+/// [`rfc_normalize`] decodes in a query.
+pub(crate) fn query_delimiter_escape(bytes: &[u8]) -> Option<u8> {
+    if bytes.first() != Some(&b'%') {
+        return None;
+    }
+    escape_at(bytes, 0).filter(|&octet| is_query_delimiter(octet))
+}
+
 /// Google's escaping of allow/disallow values: octets ≥ 0x80 become `%XX` and existing
 /// escapes get upper-case hex. Nothing else changes.
 pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {

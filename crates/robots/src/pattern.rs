@@ -1,5 +1,8 @@
 //! Matching a path against a rule's pattern: `*` for any run of octets, a final `$`
-//! for the end of the path (RFC 9309 §2.2.3), in time linear in the path, never backtracking.
+//! for the end of the path (RFC 9309 §2.2.3), never backtracking: in time linear in the
+//! path, or path × pattern for the rare patterns [`matches_across_query`](crate::across_query::matches_across_query) matches.
+
+use crate::across_query::blank_query_escapes;
 
 /// Whether `pattern` matches a prefix of `path` (or all of it when `anchored`, i.e. the
 /// pattern ended in `$`, which is not part of `pattern` here). `wildcard` says whether the
@@ -93,10 +96,17 @@ const NO_PAIR: u16 = 0;
 pub(crate) struct Filter(u64);
 
 impl Filter {
-    pub fn of(pattern: &[u8], wildcard: bool) -> Filter {
+    /// The filter of `pattern`; `across_query` says it has [`query_escapes`](crate::across_query::query_escapes).
+    pub fn of(pattern: &[u8], wildcard: bool, across_query: bool) -> Filter {
         let mask = byte_mask(pattern);
         if !wildcard {
             return Filter(mask);
+        }
+        if across_query {
+            // Such an escape may match one octet, so it is left out of the filter as a
+            // `*` is: the filter asks only for what every path the pattern matches holds.
+            let blanked = blank_query_escapes(pattern);
+            return Filter(Filter::of(&blanked, true, false).0 | ACROSS_QUERY);
         }
         let pairs = pattern_pairs(pattern)
             .iter()
@@ -105,6 +115,12 @@ impl Filter {
                 all | u64::from(h) << (PAIR_BITS * i as u32)
             });
         Filter(u64::from(fold(mask)) | pairs << 32)
+    }
+
+    /// Whether a wildcard pattern's filter says it has [`query_escapes`](crate::across_query::query_escapes), and so is
+    /// matched by [`matches_across_query`](crate::across_query::matches_across_query).
+    pub fn across_query(self) -> bool {
+        self.0 & ACROSS_QUERY != 0
     }
 
     /// Whether a path with octet mask `path_mask` has every octet the pattern needs.
@@ -133,6 +149,10 @@ fn pair_hash(a: u8, b: u8) -> u16 {
     let h = u32::from(a).wrapping_mul(0x9E37_79B1) ^ u32::from(b).wrapping_mul(0x85EB_CA77);
     ((h >> (32 - PAIR_BITS)) as u16).max(1)
 }
+
+/// The bit of a wildcard pattern's filter that [`Filter::across_query`] reads (its mask
+/// and pairs take the 62 below).
+const ACROSS_QUERY: u64 = 1 << 63;
 
 /// How rare an octet is in URLs, roughly, plus one: pairs with rare octets rule out more
 /// paths, and a pair's score is the sum of its octets' rarities (2 to 8).
@@ -304,7 +324,7 @@ mod tests {
     #[test]
     fn pair_sets_rule_out_patterns_whose_pairs_are_absent() {
         let path = PairSet::of(b"/bopa-disposiciones?p_p_id=20/03/2017");
-        let pairs = |pattern: &[u8]| Filter::of(pattern, true).pairs();
+        let pairs = |pattern: &[u8]| Filter::of(pattern, true, false).pairs();
         assert!(path.contains_all(&pairs(b"*/bopa-dis*2017")));
         assert!(!path.contains_all(&pairs(b"*/bopa/2011/05/23/2011-10276.pdf")));
         // Pairs never straddle a wildcard.
@@ -314,11 +334,11 @@ mod tests {
     #[test]
     fn wildcard_filters_fold_the_mask_and_keep_it_sound() {
         let path = super::byte_mask(b"/a/b");
-        assert!(Filter::of(b"/*a", true).octets_in(path, true));
-        assert!(!Filter::of(b"/*c", true).octets_in(path, true));
+        assert!(Filter::of(b"/*a", true, false).octets_in(path, true));
+        assert!(!Filter::of(b"/*c", true, false).octets_in(path, true));
         // `!` (33) and `A` (65) share bit 1 once folded: a false maybe, never a false no.
-        assert!(Filter::of(b"/*!", true).octets_in(super::byte_mask(b"/A"), true));
-        assert!(!Filter::of(b"/!", false).octets_in(super::byte_mask(b"/A"), false));
+        assert!(Filter::of(b"/*!", true, false).octets_in(super::byte_mask(b"/A"), true));
+        assert!(!Filter::of(b"/!", false, false).octets_in(super::byte_mask(b"/A"), false));
     }
 
     #[test]

@@ -173,13 +173,16 @@ pub(crate) struct RuleParts {
     pub anchored: bool,
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
+    /// The pattern has [`crate::across_query::query_escapes`] (RFC 9309 profile only).
+    pub across_query: bool,
 }
 
 impl RuleLine {
     /// Packs a rule; `text` is the pattern's text, which holds a `*` if `wildcard`.
     pub fn new(parts: RuleParts, text: &[u8], wildcard: bool) -> RuleLine {
         debug_assert_eq!(wildcard, text.contains(&b'*'));
-        Self::with_filter(parts, Filter::of(text, wildcard), wildcard)
+        let filter = Filter::of(text, wildcard, parts.across_query);
+        Self::with_filter(parts, filter, wildcard)
     }
 
     /// Packs a rule whose pattern is `model`'s: the filter is taken over, not computed

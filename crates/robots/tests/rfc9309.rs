@@ -236,6 +236,26 @@ fn sec_2_2_2_percent_encoding_table() {
     }
 }
 
+/// A `*` can carry a pattern's escapes of `:` `/` `?` `@` into the path's query, where
+/// they compare equal to the octets they encode (the table's second row), while before
+/// the query they still stand for themselves.
+#[test]
+fn sec_2_2_2_query_escapes_reached_through_a_wildcard_compare_equal() {
+    let file = b"User-agent: *\nDisallow: /*url=http%3A%2F%2F\nDisallow: /*v%3asources=\n";
+    assert_eq!(
+        verdict(file, "Bot", "/r?url=http%3A%2F%2Fevil"),
+        (false, Some(2))
+    );
+    assert_eq!(verdict(file, "Bot", "/r?url=http://evil"), (false, Some(2)));
+    assert_eq!(
+        verdict(file, "Bot", "/search?v:sources=1"),
+        (false, Some(3))
+    );
+    assert_eq!(verdict(file, "Bot", "/v%3Asources=1"), (false, Some(3)));
+    assert!(allowed(file, "Bot", "/v:sources=1"));
+    assert!(allowed(file, "Bot", "/url=http://evil"));
+}
+
 #[test]
 fn sec_2_2_2_octets_outside_ascii_and_controls_are_encoded_before_comparison() {
     let file = "User-agent: *\nDisallow: /a b/é\n".as_bytes();

@@ -59,6 +59,11 @@ impl Parser {
         if kind == RuleKind::EmbargoAllow {
             self.embargo_allows.push((group as u32, at.line, at.site()));
         }
+        // Only a value that normalising changed (one holding a `%`) can hold an escape;
+        // Google compares escapes as written.
+        let across_query = !behaviour.escape_patterns_only
+            && facts.wildcard.is_none()
+            && crate::across_query::query_escapes(self.robots.text(pattern));
         let parts = RuleParts {
             kind,
             line: at.line,
@@ -66,6 +71,7 @@ impl Parser {
             pattern,
             anchored,
             inert,
+            across_query,
         };
         // A value repeated from the previous group has the pattern, so the filter, of
         // the rule made of it there.
@@ -182,6 +188,7 @@ impl Parser {
             pattern,
             anchored: true,
             inert: false,
+            across_query: false,
         };
         let text = self.robots.text(pattern);
         let rule = RuleLine::new(parts, text, crate::swar::find(text, b'*').is_some());
