@@ -1,11 +1,12 @@
 //! The HTTP response a WARC `response` record holds: status line and fields, then the
 //! payload, with chunked transfer coding (and for robots.txt, content coding) undone.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
 
 use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
-use crate::warc::{read_line, split_field, Fields};
+use crate::warc::{read_line, split_field};
 
 /// Longest status or field line accepted in a captured response head.
 const MAX_LINE: usize = 64 * 1024;
@@ -16,9 +17,61 @@ const MAX_FIELDS: usize = 512;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseHead {
     pub status: u16,
-    /// The status line as captured (`HTTP/1.1 200 OK`).
-    pub status_line: String,
-    pub fields: Fields,
+    /// The status line as captured (`HTTP/1.1 200 OK`), its reason phrase in whatever
+    /// octets the server sent.
+    pub status_line: Vec<u8>,
+    pub fields: HeaderFields,
+}
+
+/// The fields of a captured HTTP head, in order. Names are ASCII tokens and compare
+/// case-insensitively. Values are the octets captured, never decoded: HTTP lets a value
+/// hold any octet from 0x80 up (`obs-text`, RFC 9110 §5.5), often Latin-1 as in
+/// `filename="caf\xE9.pdf"`, and a replay must send back what was captured, not U+FFFD.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeaderFields(Vec<(String, Vec<u8>)>);
+
+impl HeaderFields {
+    /// No fields.
+    pub fn new() -> HeaderFields {
+        HeaderFields(Vec::new())
+    }
+
+    /// The first value of `name`, as captured.
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.0
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The first value of `name` as text, octets that are not UTF-8 read as U+FFFD: for
+    /// the fields whose values are ASCII (codings, media types, dates), where any other
+    /// octet leaves the value unusable either way.
+    pub fn text(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.get(name).map(String::from_utf8_lossy)
+    }
+
+    /// All fields in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_slice()))
+    }
+
+    /// Appends a continuation line (obsolete line folding) to the last value, joined by
+    /// one space, as WARC fields are (see `warc::Fields`): no white space starts or
+    /// ends a value, so the value reads the same once written on one line.
+    fn continue_last(&mut self, more: &[u8]) -> bool {
+        match self.0.last_mut() {
+            Some((_, v)) => {
+                let more = more.trim_ascii();
+                if !v.is_empty() && !more.is_empty() {
+                    v.push(b' ');
+                }
+                v.extend_from_slice(more);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl ResponseHead {
@@ -26,21 +79,13 @@ impl ResponseHead {
     /// is not an HTTP response (some crawlers store other protocols): such records are
     /// not indexed.
     pub fn read(input: &mut dyn BufRead) -> io::Result<Option<ResponseHead>> {
-        let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+        let Some(Ok(status_line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
             return Ok(None);
         };
-        let status_line = String::from_utf8_lossy(&line).into_owned();
-        let mut parts = status_line.split_whitespace();
-        let version_ok = parts.next().is_some_and(|v| v.starts_with("HTTP/"));
-        let status = parts
-            .next()
-            .filter(|s| s.len() == 3)
-            .and_then(|s| s.parse::<u16>().ok())
-            .filter(|s| (100..=599).contains(s));
-        let (true, Some(status)) = (version_ok, status) else {
+        let Some(status) = status_of(&status_line) else {
             return Ok(None);
         };
-        let mut fields = Fields::new();
+        let mut fields = HeaderFields::new();
         for _ in 0..MAX_FIELDS {
             let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
                 return Ok(None);
@@ -52,14 +97,13 @@ impl ResponseHead {
                     fields,
                 }));
             }
-            let text = String::from_utf8_lossy(&line);
-            if text.starts_with([' ', '\t']) && fields.continue_last(&text) {
+            if matches!(line.first(), Some(b' ' | b'\t')) && fields.continue_last(&line) {
                 continue;
             }
             // A malformed field is dropped, not fatal: servers send odd headers, and
             // the payload after them is still the capture.
-            if let Some((name, value)) = split_field(&text) {
-                fields.push(name, value);
+            if let Some((name, value)) = split_field(&line) {
+                fields.0.push((name.to_owned(), value.to_vec()));
             }
         }
         Ok(None)
@@ -68,26 +112,43 @@ impl ResponseHead {
     /// Whether the payload is in chunked transfer coding.
     pub fn is_chunked(&self) -> bool {
         self.fields
-            .get("Transfer-Encoding")
+            .text("Transfer-Encoding")
             .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"))
     }
 
     /// The media type without parameters, lower-cased (`text/html`), if given.
     pub fn mime(&self) -> Option<String> {
-        let v = self.fields.get("Content-Type")?;
+        let v = self.fields.text("Content-Type")?;
         let mime = v.split(';').next()?.trim().to_ascii_lowercase();
         (!mime.is_empty()).then_some(mime)
     }
 
-    /// The head as it was sent: status line, fields, empty line.
+    /// The head as it was sent: status line, fields, empty line, each as the octets
+    /// captured (but for folded lines, joined, and malformed fields, dropped).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = format!("{}\r\n", self.status_line);
+        let mut out = self.status_line.clone();
+        out.extend_from_slice(b"\r\n");
         for (name, value) in self.fields.iter() {
-            out.push_str(&format!("{name}: {value}\r\n"));
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(value);
+            out.extend_from_slice(b"\r\n");
         }
-        out.push_str("\r\n");
-        out.into_bytes()
+        out.extend_from_slice(b"\r\n");
+        out
     }
+}
+
+/// The status code of an HTTP/x status line, if it is one, with a code from 100 to 599.
+fn status_of(line: &[u8]) -> Option<u16> {
+    let text = String::from_utf8_lossy(line);
+    let mut parts = text.split_whitespace();
+    parts.next().filter(|v| v.starts_with("HTTP/"))?;
+    parts
+        .next()
+        .filter(|s| s.len() == 3)
+        .and_then(|s| s.parse::<u16>().ok())
+        .filter(|s| (100..=599).contains(s))
 }
 
 fn eof_is_none<T>(e: io::Error) -> io::Result<Option<T>> {
@@ -128,7 +189,7 @@ pub fn dechunk(body: &[u8]) -> Vec<u8> {
 /// one of `gzip`, `x-gzip`, `deflate` (zlib, or the raw deflate some servers send) and
 /// `identity`, or its data is damaged: the payload cannot be read.
 pub fn decode_content(head: &ResponseHead, payload: Vec<u8>, limit: usize) -> Option<Vec<u8>> {
-    let Some(codings) = head.fields.get("Content-Encoding") else {
+    let Some(codings) = head.fields.text("Content-Encoding") else {
         return Some(payload);
     };
     let codings: Vec<String> = codings
@@ -165,13 +226,30 @@ mod tests {
         let head = ResponseHead::read(&mut input).unwrap().unwrap();
         assert_eq!(head.status, 404);
         assert_eq!(head.mime().as_deref(), Some("text/html"));
-        assert_eq!(head.fields.get("x"), Some("a b"));
+        assert_eq!(head.fields.get("x"), Some(&b"a b"[..]));
         assert_eq!(input, b"body");
         // A blank continuation line adds nothing, not a trailing space.
         let mut input: &[u8] = b"HTTP/1.1 200 OK\r\nX: a\r\n\t\r\n \r\nY:\r\n b\r\n\r\n";
         let head = ResponseHead::read(&mut input).unwrap().unwrap();
-        assert_eq!(head.fields.get("x"), Some("a"));
-        assert_eq!(head.fields.get("y"), Some("b"), "nor a leading one");
+        assert_eq!(head.fields.get("x"), Some(&b"a"[..]));
+        assert_eq!(head.fields.get("y"), Some(&b"b"[..]), "nor a leading one");
+    }
+
+    #[test]
+    fn values_and_reason_phrases_keep_the_octets_captured() {
+        let captured: &[u8] = b"HTTP/1.1 200 Tr\xE8s bien\r\nContent-Disposition: attachment; \
+            filename=\"caf\xE9.pdf\"\r\nX: \xFF\r\n \xC3\xA9\r\n\r\n";
+        let head = ResponseHead::read(&mut &captured[..]).unwrap().unwrap();
+        assert_eq!(
+            head.fields.get("content-disposition"),
+            Some(&b"attachment; filename=\"caf\xE9.pdf\""[..])
+        );
+        assert_eq!(head.fields.get("x"), Some(&b"\xFF \xC3\xA9"[..]));
+        assert_eq!(
+            head.to_bytes(),
+            b"HTTP/1.1 200 Tr\xE8s bien\r\nContent-Disposition: attachment; \
+            filename=\"caf\xE9.pdf\"\r\nX: \xFF \xC3\xA9\r\n\r\n"
+        );
     }
 
     #[test]
@@ -279,7 +357,7 @@ mod tests {
             let mut input = &bytes[..];
             if let Some(head) = ResponseHead::read(&mut input).unwrap() {
                 prop_assert!((100..=599).contains(&head.status));
-                prop_assert!(head.status_line.starts_with("HTTP/"));
+                prop_assert!(head.status_line.starts_with(b"HTTP/"));
             }
         }
 

@@ -300,7 +300,7 @@ fn index_response(
                 response.head.status,
                 response.head.mime(),
                 digest,
-                response.head.fields.get("Last-Modified"),
+                response.head.fields.text("Last-Modified").as_deref(),
             ],
         )
     };

@@ -60,9 +60,13 @@
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
 //!   A released capture is replayed with its status and headers (hop-by-hop ones and
-//!   chunked coding removed) plus `Memento-Datetime`; a redirect's `Location` points
-//!   into the archive at the capture's time, and an interim (1xx) capture, which no
-//!   client can be given as an answer, is refused with 502. `/cdx?url=…&output=json` lists
+//!   chunked coding removed) plus `Memento-Datetime`, each header value the octets
+//!   captured, UTF-8 or not (a Latin-1 `filename="caf\xE9.pdf"` is sent back as it
+//!   came, never as U+FFFD); a redirect's `Location` points into the archive at the
+//!   capture's time (a target that is not UTF-8 with its octets from 0x80 up
+//!   percent-encoded), and an interim (1xx) capture, which no client can be given as
+//!   an answer, is refused with 502. A tombstone page (HTML or JSON) shows header
+//!   values as text, octets that are not UTF-8 as U+FFFD. `/cdx?url=…&output=json` lists
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
 //!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or
 //!   `matchType=prefix` lists by prefix; without `output=json`, space-separated lines.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, OptionalExtension};
 
-use crate::http::ResponseHead;
+use crate::http::{HeaderFields, ResponseHead};
 use crate::index::{Entry, Index};
 use crate::store::{io_error, Store};
 use crate::time::Timestamp;
@@ -202,8 +202,8 @@ fn write_file(
             .flatten()
             .unwrap_or_else(|| ResponseHead {
                 status: entry.status,
-                status_line: format!("HTTP/1.1 {}", entry.status),
-                fields: Fields::new(),
+                status_line: format!("HTTP/1.1 {}", entry.status).into_bytes(),
+                fields: HeaderFields::new(),
             });
         let (fields, block) = revisit_record(entry, &head);
         out.write_record(&fields, &block).map_err(io)?;

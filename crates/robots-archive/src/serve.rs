@@ -5,6 +5,7 @@
 //! be released by time alone (captured while disallowed, or with no robots.txt) **403**;
 //! both carry the tombstone, never the body. An unknown URL answers 404.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::{Arc, Mutex};
@@ -31,7 +32,9 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
-    pub headers: Vec<(String, String)>,
+    /// Header names and values; a replayed value is the octets captured, which need not
+    /// be UTF-8 (HTTP allows octets from 0x80 up, often Latin-1).
+    pub headers: Vec<(String, Vec<u8>)>,
     pub body: Vec<u8>,
 }
 
@@ -39,7 +42,7 @@ impl Response {
     fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Response {
         Response {
             status,
-            headers: vec![("Content-Type".to_owned(), content_type.to_owned())],
+            headers: vec![("Content-Type".to_owned(), content_type.into())],
             body: body.into(),
         }
     }
@@ -58,11 +61,11 @@ impl Response {
     }
 
     /// The value of header `name`, if set.
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub fn header(&self, name: &str) -> Option<&[u8]> {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_slice())
     }
 }
 
@@ -138,21 +141,27 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
                 block.to_vec()
             };
             let stamp = entry.captured.fourteen_digits();
-            let mut headers: Vec<(String, String)> = head
+            // Values go out as the octets captured, not as text: a Latin-1 file name
+            // or cookie is replayed as the server sent it.
+            let mut headers: Vec<(String, Vec<u8>)> = head
                 .fields
                 .iter()
                 .filter(|(n, _)| !is_hop_by_hop(n))
                 .map(|(n, v)| {
                     let value = if n.eq_ignore_ascii_case("Location") {
                         in_archive(&entry.url, v, &stamp)
+                            .map_or_else(|| v.to_vec(), String::into_bytes)
                     } else {
-                        v.to_owned()
+                        v.to_vec()
                     };
                     (n.to_owned(), value)
                 })
                 .collect();
-            headers.push(("Memento-Datetime".into(), entry.captured.http_date()));
-            headers.push(("Link".into(), format!("<{}>; rel=\"original\"", entry.url)));
+            headers.push(("Memento-Datetime".into(), entry.captured.http_date().into()));
+            headers.push((
+                "Link".into(),
+                format!("<{}>; rel=\"original\"", entry.url).into(),
+            ));
             headers.push(("X-Archive-Access".into(), access.as_str().into()));
             return Ok(Response {
                 status: head.status,
@@ -174,13 +183,13 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
     };
     response.headers.extend([
         ("Cache-Control".into(), "no-store".into()),
-        ("Memento-Datetime".into(), entry.captured.http_date()),
+        ("Memento-Datetime".into(), entry.captured.http_date().into()),
         ("X-Archive-Access".into(), access.as_str().into()),
     ]);
     if let (Access::Embargoed, Some(end)) = (access, entry.embargo_until) {
         response
             .headers
-            .push(("X-Embargo-Until".into(), end.rfc3339()));
+            .push(("X-Embargo-Until".into(), end.rfc3339().into()));
     }
     Ok(response)
 }
@@ -226,13 +235,31 @@ fn normalise_url(url: &str) -> String {
 }
 
 /// A captured redirect's target as a replay URL of the same time, so that following it
-/// stays in the archive; a target that is not an http(s) URL is kept as it was.
-fn in_archive(base: &str, location: &str, stamp: &str) -> String {
+/// stays in the archive; `None` when the target is not an http(s) URL, which is then
+/// replayed as captured. A target that is not UTF-8 (a Latin-1 path) has its octets from
+/// 0x80 up percent-encoded, as a URL carries octets (RFC 3986 §2.1), so the replay URL
+/// names the octets the server sent.
+fn in_archive(base: &str, location: &[u8], stamp: &str) -> Option<String> {
+    let location = match std::str::from_utf8(location) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(
+            location
+                .iter()
+                .map(|&b| {
+                    if b.is_ascii() {
+                        char::from(b).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    }
+                })
+                .collect(),
+        ),
+    };
     url::Url::parse(base)
         .and_then(|b| b.join(location.trim()))
         .ok()
         .filter(|target| matches!(target.scheme(), "http" | "https"))
-        .map_or_else(|| location.to_owned(), |t| format!("/web/{stamp}/{t}"))
+        .map(|t| format!("/web/{stamp}/{t}"))
 }
 
 fn is_hop_by_hop(name: &str) -> bool {
@@ -398,7 +425,7 @@ async fn handle(
     };
     let mut builder = hyper::Response::builder().status(response.status);
     for (name, value) in &response.headers {
-        builder = builder.header(name.as_str(), value.as_str());
+        builder = builder.header(name.as_str(), value.as_slice());
     }
     Ok(builder
         .body(Full::new(Bytes::from(response.body)))
@@ -417,19 +444,29 @@ mod tests {
     fn redirects_are_followed_inside_the_archive() {
         let at = "20260102000000";
         let base = "http://r.test/a/b?q=1";
+        let replay = |location: &[u8]| in_archive(base, location, at);
         assert_eq!(
-            in_archive(base, "/gz", at),
-            "/web/20260102000000/http://r.test/gz"
+            replay(b"/gz").as_deref(),
+            Some("/web/20260102000000/http://r.test/gz")
         );
         assert_eq!(
-            in_archive(base, "c", at),
-            "/web/20260102000000/http://r.test/a/c"
+            replay(b"c").as_deref(),
+            Some("/web/20260102000000/http://r.test/a/c")
         );
         assert_eq!(
-            in_archive(base, " https://o.test/x ", at),
-            "/web/20260102000000/https://o.test/x"
+            replay(b" https://o.test/x ").as_deref(),
+            Some("/web/20260102000000/https://o.test/x")
         );
-        assert_eq!(in_archive(base, "mailto:a@b.test", at), "mailto:a@b.test");
+        assert_eq!(replay(b"mailto:a@b.test"), None);
+        // UTF-8 is encoded as UTF-8, other octets as themselves.
+        assert_eq!(
+            replay("/café".as_bytes()).as_deref(),
+            Some("/web/20260102000000/http://r.test/caf%C3%A9")
+        );
+        assert_eq!(
+            replay(b"/caf\xE9?q=\xE9").as_deref(),
+            Some("/web/20260102000000/http://r.test/caf%E9?q=%E9")
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@ pub struct Tombstone {
     /// Capture time as a 14-digit Wayback timestamp.
     pub timestamp: String,
     pub status: u16,
-    /// The captured response's header fields, in order, as `[name, value]` pairs.
+    /// The captured response's header fields, in order, as `[name, value]` pairs; value
+    /// octets that are not UTF-8 are shown as U+FFFD (the tombstone in a public WARC, a
+    /// `revisit` record, carries them as captured).
     pub headers: Vec<(String, String)>,
     pub payload_digest: String,
     /// When the body may be published (RFC 3339); `null` when it never may.
@@ -58,7 +60,7 @@ impl Tombstone {
                 .map(|h| {
                     h.fields
                         .iter()
-                        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                        .map(|(n, v)| (n.to_owned(), String::from_utf8_lossy(v).into_owned()))
                         .collect()
                 })
                 .unwrap_or_default(),

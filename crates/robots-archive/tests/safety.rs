@@ -158,7 +158,7 @@ fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec]) -> Archive 
             secret(r).as_bytes(),
         );
         if let Some(d) = r.lm_days {
-            c = c.header("Last-Modified", &at.plus_secs(d * DAY).http_date());
+            c = c.header("Last-Modified", at.plus_secs(d * DAY).http_date());
         }
         files[r.file].push(c);
     }

@@ -1,10 +1,14 @@
 //! Single-item access and CDX through `respond`: status codes, tombstone contents,
-//! replay headers, nearest capture, errors.
+//! replay headers, nearest capture, errors; and replay through the server, on the wire.
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
 use common::*;
-use robots_archive::{Archive, Request};
+use robots_archive::{Archive, Request, Server};
 
 fn get(archive: &Archive, target: &str, accept: &str, at: &str) -> robots_archive::Response {
     let req = Request {
@@ -60,8 +64,14 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
         "2026-01-10T00:00:00Z",
     );
     assert_eq!(r.status, 451);
-    assert_eq!(r.header("X-Embargo-Until"), Some("2026-02-02T00:00:00Z"));
-    assert_eq!(r.header("Content-Type"), Some("application/json"));
+    assert_eq!(
+        r.header("X-Embargo-Until"),
+        Some("2026-02-02T00:00:00Z".as_bytes())
+    );
+    assert_eq!(
+        r.header("Content-Type"),
+        Some("application/json".as_bytes())
+    );
     let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
     assert_eq!(json["captured"], "2026-01-02T00:00:00Z");
     assert_eq!(json["status"], 200);
@@ -83,7 +93,7 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
         "2030-01-01T00:00:00Z",
     );
     assert_eq!(r.status, 403);
-    assert_eq!(r.header("X-Archive-Access"), Some("disallowed"));
+    assert_eq!(r.header("X-Archive-Access"), Some("disallowed".as_bytes()));
     let page = String::from_utf8(r.body).unwrap();
     assert!(page.contains("disallowed") && !page.contains("PRIVATE-X"));
     let r = get(
@@ -93,7 +103,7 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
         "2030-01-01T00:00:00Z",
     );
     assert_eq!(r.status, 403);
-    assert_eq!(r.header("X-Archive-Access"), Some("no-robots"));
+    assert_eq!(r.header("X-Archive-Access"), Some("no-robots".as_bytes()));
     assert!(!String::from_utf8_lossy(&r.body).contains("NO-ROBOTS"));
 }
 
@@ -110,7 +120,7 @@ fn released_records_replay_the_nearest_capture() {
     );
     assert_eq!(r.status, 200);
     assert_eq!(r.body, b"FIRST-A");
-    assert_eq!(r.header("Set-Something"), Some("kept"));
+    assert_eq!(r.header("Set-Something"), Some("kept".as_bytes()));
     assert_eq!(
         r.header("Transfer-Encoding"),
         None,
@@ -118,7 +128,7 @@ fn released_records_replay_the_nearest_capture() {
     );
     assert_eq!(
         r.header("Memento-Datetime"),
-        Some("Fri, 02 Jan 2026 00:00:00 GMT")
+        Some("Fri, 02 Jan 2026 00:00:00 GMT".as_bytes())
     );
     let r = get(
         &archive,
@@ -135,7 +145,10 @@ fn released_records_replay_the_nearest_capture() {
     assert_eq!(at(&first, "2026-02-10T00:00:00Z").status, 200);
     let r = at(&second, "2026-02-10T00:00:00Z");
     assert_eq!(r.status, 451);
-    assert_eq!(r.header("X-Embargo-Until"), Some("2026-02-20T00:00:00Z"));
+    assert_eq!(
+        r.header("X-Embargo-Until"),
+        Some("2026-02-20T00:00:00Z".as_bytes())
+    );
     assert!(!String::from_utf8_lossy(&r.body).contains("SECOND-A"));
     assert_eq!(at(&second, "2026-02-20T00:00:00Z").body, b"SECOND-A");
 }
@@ -199,7 +212,7 @@ fn redirects_replay_into_the_archive_and_interim_responses_do_not_replay() {
     assert_eq!(r.status, 301);
     assert_eq!(
         r.header("Location"),
-        Some("/web/20260102000000/http://site.test/news/new")
+        Some("/web/20260102000000/http://site.test/news/new".as_bytes())
     );
     let r = get(
         &archive,
@@ -284,4 +297,76 @@ fn bad_requests_get_clear_answers() {
     assert!(String::from_utf8_lossy(&r.body).contains("not in this archive"));
     assert_eq!(get(&archive, "/elsewhere", "text/html", at).status, 404);
     assert_eq!(get(&archive, "/", "text/html", at).status, 200);
+}
+
+/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
+fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    answer.truncate(end);
+    answer
+}
+
+/// The value of field `name` in a head, as octets.
+fn field<'a>(head: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    head.split(|&b| b == b'\n').find_map(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let (n, v) = line.split_at(line.iter().position(|&b| b == b':')?);
+        n.eq_ignore_ascii_case(name.as_bytes())
+            .then(|| v[1..].trim_ascii())
+    })
+}
+
+#[test]
+fn replay_sends_header_octets_as_captured_not_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let when = "2026-01-02T00:00:00Z";
+    let archive = archive_with(
+        dir.path(),
+        &[
+            site_robots(),
+            capture(&format!("{SITE}/news/doc"), when, 200, b"PDF")
+                .header(
+                    "Content-Disposition",
+                    b"attachment; filename=\"caf\xE9.pdf\"",
+                )
+                .header("Set-Cookie", b"name=Jos\xE9; Path=/"),
+            capture(&format!("{SITE}/news/moved"), when, 302, b"")
+                .header("Location", b"/news/caf\xE9"),
+        ],
+    );
+    let server = Server::bind(
+        archive,
+        "127.0.0.1:0".parse().unwrap(),
+        Some(t("2026-04-01T00:00:00Z")),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+
+    let head = head_on_the_wire(addr, &format!("/web/2026/{SITE}/news/doc"));
+    assert!(head.starts_with(b"HTTP/1.1 200 "), "{head:?}");
+    assert_eq!(
+        field(&head, "Content-Disposition"),
+        Some(&b"attachment; filename=\"caf\xE9.pdf\""[..])
+    );
+    assert_eq!(
+        field(&head, "Set-Cookie"),
+        Some(&b"name=Jos\xE9; Path=/"[..])
+    );
+    // A Latin-1 redirect target stays in the archive, naming the octet it was sent.
+    let head = head_on_the_wire(addr, &format!("/web/2026/{SITE}/news/moved"));
+    assert!(head.starts_with(b"HTTP/1.1 302 "), "{head:?}");
+    assert_eq!(
+        field(&head, "Location"),
+        Some(&b"/web/20260102000000/http://site.test/news/caf%E9"[..])
+    );
 }

@@ -15,8 +15,10 @@ pub struct Location {
     pub length: u64,
 }
 
-/// The named fields of a WARC record header (or of an HTTP message head), in order.
-/// Names compare ASCII case-insensitively, as both formats require.
+/// The named fields of a WARC record header, in order. Names compare ASCII
+/// case-insensitively, as the format requires. Values are text (WARC header values are
+/// UTF-8), octets that are not UTF-8 read as U+FFFD; the fields of a captured HTTP head,
+/// whose values are octets to be replayed as captured, are kept apart, as bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fields(Vec<(String, String)>);
 
@@ -53,14 +55,14 @@ impl Fields {
     /// one space. White space never starts or ends a value (RFC 9112 §5.2 and §5.5), so
     /// a blank line or an empty value gains no space, and the value reads the same once
     /// written on one line.
-    pub(crate) fn continue_last(&mut self, more: &str) -> bool {
+    pub(crate) fn continue_last(&mut self, more: &[u8]) -> bool {
         match self.0.last_mut() {
             Some((_, v)) => {
-                let more = more.trim();
+                let more = String::from_utf8_lossy(more.trim_ascii());
                 if !v.is_empty() && !more.is_empty() {
                     v.push(' ');
                 }
-                v.push_str(more);
+                v.push_str(&more);
                 true
             }
             None => false,
@@ -68,12 +70,18 @@ impl Fields {
     }
 }
 
-/// Splits `Name: value` into its trimmed parts; `None` when there is no colon or no name.
-pub(crate) fn split_field(line: &str) -> Option<(&str, &str)> {
-    let (name, value) = line.split_once(':')?;
-    let name = name.trim();
-    let token = |c: char| c.is_ascii_graphic() && !"()<>@,;:\\\"/[]?={}".contains(c);
-    (!name.is_empty() && name.chars().all(token)).then(|| (name, value.trim()))
+/// Splits a `Name: value` line into the name, an ASCII token, and the octets of the value,
+/// both without the white space around them; `None` when there is no colon or no name.
+/// The value is not decoded: WARC and HTTP each read it as they must.
+pub(crate) fn split_field(line: &[u8]) -> Option<(&str, &[u8])> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let name = line[..colon].trim_ascii();
+    let token = |b: &u8| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(b);
+    if name.is_empty() || !name.iter().all(token) {
+        return None;
+    }
+    let name = std::str::from_utf8(name).ok()?;
+    Some((name, line[colon + 1..].trim_ascii()))
 }
 
 /// Reads one line ending in LF (CR before it is dropped), at most `limit` bytes long.

@@ -191,14 +191,13 @@ pub(crate) fn read_fields<B: BufRead + ?Sized>(input: &mut B) -> io::Result<Fiel
         if line.is_empty() {
             return Ok(fields);
         }
-        let text = String::from_utf8_lossy(&line);
-        if text.starts_with([' ', '\t']) && fields.continue_last(&text) {
+        if matches!(line.first(), Some(b' ' | b'\t')) && fields.continue_last(&line) {
             continue;
         }
-        match split_field(&text) {
-            Some((name, value)) => fields.push(name, value),
+        match split_field(&line) {
+            Some((name, value)) => fields.push(name, String::from_utf8_lossy(value)),
             None => {
-                let line = text.chars().take(80).collect();
+                let line = String::from_utf8_lossy(&line).chars().take(80).collect();
                 return Err(problem(WarcProblem::BadHeader { line }));
             }
         }

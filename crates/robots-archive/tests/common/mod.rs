@@ -14,7 +14,8 @@ pub struct Capture {
     pub url: String,
     pub date: Timestamp,
     pub status: u16,
-    pub headers: Vec<(String, String)>,
+    /// Header names and values; values are octets, as servers may send any from 0x80 up.
+    pub headers: Vec<(String, Vec<u8>)>,
     pub body: Vec<u8>,
 }
 
@@ -33,18 +34,20 @@ pub fn capture(url: &str, date: &str, status: u16, body: &[u8]) -> Capture {
 }
 
 impl Capture {
-    pub fn header(mut self, name: &str, value: &str) -> Capture {
-        self.headers.push((name.to_owned(), value.to_owned()));
+    pub fn header(mut self, name: &str, value: impl AsRef<[u8]>) -> Capture {
+        self.headers
+            .push((name.to_owned(), value.as_ref().to_vec()));
         self
     }
 
     pub fn block(&self) -> Vec<u8> {
-        let mut block = format!("HTTP/1.1 {} X\r\n", self.status);
+        let mut block = format!("HTTP/1.1 {} X\r\n", self.status).into_bytes();
         for (n, v) in &self.headers {
-            block.push_str(&format!("{n}: {v}\r\n"));
+            block.extend_from_slice(format!("{n}: ").as_bytes());
+            block.extend_from_slice(v);
+            block.extend_from_slice(b"\r\n");
         }
-        block.push_str(&format!("Content-Length: {}\r\n\r\n", self.body.len()));
-        let mut block = block.into_bytes();
+        block.extend_from_slice(format!("Content-Length: {}\r\n\r\n", self.body.len()).as_bytes());
         block.extend_from_slice(&self.body);
         block
     }
