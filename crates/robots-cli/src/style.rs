@@ -1,6 +1,6 @@
 //! Terminal output: colour on for a terminal, off for pipes and files, or as `--color`
-//! says; and text from robots.txt files, URLs and servers made printable, so that the
-//! terminal shows it rather than obeys it.
+//! says; and text from robots.txt files, URLs, servers and file names made printable,
+//! so that the terminal shows it rather than obeys it.
 
 use std::borrow::Cow;
 use std::io::IsTerminal;

@@ -256,6 +256,76 @@ fn ingest_warns_of_responses_it_could_not_use() {
     );
 }
 
+/// Whether `text` holds a character a terminal would obey rather than show: a control
+/// other than the line feed, or a bidirectional control.
+fn raw_controls(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn text_output_escapes_control_characters_in_names_and_captures() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = "\x1b[31m\x07\u{202e}";
+    let shown = "\\u{1b}[31m\\u{7}\\u{202e}";
+    let warc = dir.path().join(format!("crawl{evil}.warc.gz"));
+    let mut w = Writer::new(std::fs::File::create(&warc).unwrap());
+    for (i, (url, head)) in [
+        ("http://e.test/robots.txt", ""),
+        (
+            "http://e.test/news/\x1b]0;PWNED\x07\0\u{202e}",
+            "X-Evil: \x1b[2J\u{202e}\r\n",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut f = Fields::new();
+        f.push("WARC-Type", "response");
+        f.push("WARC-Record-ID", format!("<urn:uuid:evil-{i}>"));
+        f.push("WARC-Date", Timestamp::from_unix(T0 + i as i64).rfc3339());
+        f.push("WARC-Target-URI", url);
+        let block = format!("HTTP/1.1 200 OK\r\n{head}Content-Length: 1\r\n\r\n\x1b");
+        w.write_record(&f, block.as_bytes()).unwrap();
+    }
+    w.finish().unwrap();
+    let archive = dir.path().join(format!("archive{evil}"));
+    let a = archive.to_str().unwrap();
+
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(!raw_controls(&said), "{said:?}");
+    assert!(
+        said.contains(&format!("crawl{shown}.warc.gz: 2 responses indexed")),
+        "{said}"
+    );
+    let at = "2026-01-02T00:00:00Z";
+    let out = robots(&["archive", "status", a, "--at", at]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!raw_controls(&text(&out)), "{:?}", text(&out));
+    let out = robots(&["archive", "status", a, "--at", at, "--format", "json"]);
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["records"], 2);
+    let out = robots(&["archive", "release", a, "--at", at]);
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(!raw_controls(&said), "{said:?}");
+    assert!(
+        said.contains(&format!("archive{shown}/public/release-")),
+        "{said}"
+    );
+}
+
 #[test]
 fn every_archive_subcommand_has_an_example_in_help() {
     for sub in ["ingest", "status", "serve", "release"] {

@@ -3,12 +3,14 @@
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, Server, Timestamp};
+
+use crate::style::printable;
 
 /// Keep captures under their Archive-Embargo, show tombstones, release WARC files.
 #[derive(clap::Args, Debug)]
@@ -167,20 +169,20 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             .progress_chars("=> "),
     );
     for warc in &args.warcs {
-        bar.set_message(warc.display().to_string());
+        bar.set_message(shown(warc));
         let report = archive
             .ingest(warc, &mut |n| bar.inc(n))
             .with_context(|| format!("ingesting {}", warc.display()))?;
         let line = if report.already_ingested {
             format!(
                 "{}: already ingested (as {}), nothing to do",
-                warc.display(),
+                shown(warc),
                 report.stored_as
             )
         } else {
             let mut line = format!(
                 "{}: {} responses indexed ({} robots.txt), {} already indexed, {} other records skipped",
-                warc.display(),
+                shown(warc),
                 report.responses,
                 report.robots_txt,
                 report.duplicates,
@@ -261,7 +263,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     let addr = server.local_addr().unwrap_or(args.addr);
     eprintln!(
         "serving {} on http://{addr}/ (replay: /web/<timestamp>/<url>, listing: /cdx?url=<url>)",
-        args.dir.display()
+        shown(&args.dir)
     );
     server.run()?;
     Ok(ExitCode::SUCCESS)
@@ -292,7 +294,7 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
         writeln!(out, "nothing to release")?;
     }
     for file in &report.files {
-        writeln!(out, "wrote {}", file.display())?;
+        writeln!(out, "wrote {}", shown(file))?;
     }
     writeln!(
         out,
@@ -300,4 +302,10 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
         report.released, report.tombstones
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A path as text output shows it: file and directory names can hold control
+/// characters (a crawl named after a URL), which the terminal must show, not obey.
+fn shown(path: &Path) -> String {
+    printable(&path.display().to_string()).into_owned()
 }
