@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use robots::{Agent, Options, Profile, Robots};
 
+use crate::style::printable;
+
 /// The options that say how to read a robots.txt and for whom.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -97,8 +99,9 @@ impl ReadingArgs {
                 Err(err) => match Agent::from_user_agent(name) {
                     Ok(agent) if name.contains(['/', ' ']) => {
                         eprintln!(
-                            "robots: note: reading `{name}` as a User-Agent header, whose product token is `{}`",
-                            agent.token()
+                            "robots: note: reading `{}` as a User-Agent header, whose product token is `{}`",
+                            printable(name),
+                            printable(agent.token())
                         );
                         agent
                     }
@@ -109,7 +112,7 @@ impl ReadingArgs {
         if profile == ProfileArg::Rfc9309 && !agent.is_rfc9309_token() {
             eprintln!(
                 "robots: warning: `{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
-                agent.token()
+                printable(agent.token())
             );
         }
         Ok(if self.embargo {

@@ -8,7 +8,9 @@ mod style;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::style::printable;
 
 /// Check, explain and lint robots.txt files (RFC 9309 + Archive-Embargo).
 #[derive(Parser)]
@@ -30,13 +32,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
-        Err(err) if err.kind() == clap::error::ErrorKind::InvalidUtf8 => {
-            eprintln!("robots: error: {}", input::not_utf8_argument());
-            return ExitCode::from(2);
-        }
-        Err(err) => err.exit(),
+        Err(code) => return code,
     };
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(args),
@@ -50,8 +48,39 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("robots: error: {err:#}");
+            // Messages quote arguments, file names, URLs and what servers and files
+            // said; none of it may drive the terminal.
+            eprintln!("robots: error: {}", printable(&format!("{err:#}")));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Parses the command line, or says why not and gives the exit status. clap quotes a
+/// bad argument as given and, on a terminal, passes its control characters through; so
+/// when an argument holds any, clap's message is made without styling and each of its
+/// lines shown as [`printable`] makes it.
+fn parse() -> Result<Cli, ExitCode> {
+    let controls = std::env::args_os().any(|a| style::has_controls(&a.to_string_lossy()));
+    let mut command = Cli::command();
+    if controls {
+        command = command.styles(clap::builder::Styles::plain());
+    }
+    let parsed = command.try_get_matches().and_then(|matches| {
+        Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut Cli::command()))
+    });
+    match parsed {
+        Ok(cli) => Ok(cli),
+        Err(err) if err.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            eprintln!("robots: error: {}", printable(&input::not_utf8_argument()));
+            Err(ExitCode::from(2))
+        }
+        Err(err) if controls && err.exit_code() != 0 => {
+            for line in err.render().ansi().to_string().lines() {
+                eprintln!("{}", printable(line));
+            }
+            Err(ExitCode::from(2))
+        }
+        Err(err) => err.exit(),
     }
 }

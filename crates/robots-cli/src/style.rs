@@ -67,7 +67,7 @@ impl Style {
 /// Other text, backslashes included, is shown as it is. JSON output escapes C0 controls
 /// its own way (`\u001b`).
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(escaped) {
+    if !has_controls(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -79,6 +79,11 @@ pub fn printable(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `text` holds a character [`printable`] escapes.
+pub fn has_controls(text: &str) -> bool {
+    text.chars().any(escaped)
 }
 
 fn escaped(c: char) -> bool {

@@ -256,15 +256,6 @@ fn ingest_warns_of_responses_it_could_not_use() {
     );
 }
 
-/// Whether `text` holds a character a terminal would obey rather than show: a control
-/// other than the line feed, or a bidirectional control.
-fn raw_controls(text: &str) -> bool {
-    text.chars().any(|c| {
-        (c.is_control() && c != '\n')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    })
-}
-
 #[test]
 fn text_output_escapes_control_characters_in_names_and_captures() {
     let dir = tempfile::tempdir().unwrap();
@@ -304,7 +295,7 @@ fn text_output_escapes_control_characters_in_names_and_captures() {
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let said = text(&out);
-    assert!(!raw_controls(&said), "{said:?}");
+    assert!(!common::raw_controls(&said), "{said:?}");
     assert!(
         said.contains(&format!("crawl{shown}.warc.gz: 2 responses indexed")),
         "{said}"
@@ -312,14 +303,14 @@ fn text_output_escapes_control_characters_in_names_and_captures() {
     let at = "2026-01-02T00:00:00Z";
     let out = robots(&["archive", "status", a, "--at", at]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(!raw_controls(&text(&out)), "{:?}", text(&out));
+    assert!(!common::raw_controls(&text(&out)), "{:?}", text(&out));
     let out = robots(&["archive", "status", a, "--at", at, "--format", "json"]);
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["records"], 2);
     let out = robots(&["archive", "release", a, "--at", at]);
     assert!(out.status.success(), "{}", text(&out));
     let said = text(&out);
-    assert!(!raw_controls(&said), "{said:?}");
+    assert!(!common::raw_controls(&said), "{said:?}");
     assert!(
         said.contains(&format!("archive{shown}/public/release-")),
         "{said}"

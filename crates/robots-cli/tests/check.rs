@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{json_lines, run as robots};
+use common::{json_lines, raw_controls, run as robots};
 
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/robots.txt")
@@ -275,6 +275,47 @@ fn usage_errors_and_unreadable_files_exit_2_with_advice() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn messages_on_standard_error_escape_control_characters_in_arguments() {
+    let file = example();
+    let path = file.to_str().unwrap();
+    let evil = "\x1b]0;PWNED\x07\u{202e}";
+    let shown = "\\u{1b}]0;PWNED\\u{7}\\u{202e}";
+    // An unreadable file's name, in an error; an agent read as a User-Agent, in a note.
+    let missing = format!("/nonexistent/robots{evil}.txt");
+    let agent = format!("ExampleBot/1.0 (+{evil})");
+    let cases: [(&[&str], String); 2] = [
+        (
+            &["check", "--robots", &missing, "--agent", "a", "/"],
+            format!("cannot read /nonexistent/robots{shown}.txt;"),
+        ),
+        (
+            &["check", "--robots", path, "--agent", &agent, "/"],
+            format!("reading `ExampleBot/1.0 (+{shown})` as a User-Agent header"),
+        ),
+    ];
+    for (args, needle) in cases {
+        let err = String::from_utf8(robots(args, "").stderr).unwrap();
+        assert!(!raw_controls(&err), "{args:?}: {err:?}");
+        assert!(err.contains(&needle), "{args:?}: {err}");
+    }
+    // A value the command line refuses, quoted by clap, with colour forced on as on a
+    // terminal (where clap passes control characters through).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(["check", "--robots", path, "--agent", "a", "--max-bytes"])
+        .arg(format!("1{evil}"))
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!raw_controls(&err), "{err:?}");
+    assert!(
+        err.contains(&format!("invalid value '1{shown}' for '--max-bytes <N>'")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -289,3 +289,30 @@ fn text_output_escapes_control_characters_the_server_sent() {
         "{text}"
     );
 }
+
+#[test]
+fn errors_escape_control_characters_in_url_arguments() {
+    let cases = [
+        // Not a URL at all: the CLI's own message.
+        (
+            "x\x1b[31m\u{202e}",
+            None,
+            "`x\\u{1b}[31m\\u{202e}` is not an absolute URL",
+        ),
+        // A second URL with a bad port: the fetch crate's message, quoting it.
+        (
+            "http://127.0.0.1:9/",
+            Some("http://e.test:8\x1b]0;PWNED\x07/"),
+            "`http://e.test:8\\u{1b}]0;PWNED\\u{7}/` is not a URL",
+        ),
+    ];
+    for (url, more, needle) in cases {
+        let mut args = vec!["fetch", url, "--agent", "ExampleBot"];
+        args.extend(more);
+        let out = robots(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!common::raw_controls(&err), "{err:?}");
+        assert!(err.contains(needle), "{err}");
+    }
+}

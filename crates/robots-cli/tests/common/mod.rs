@@ -49,3 +49,12 @@ pub fn json_lines(out: &Output) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()
 }
+
+/// Whether `text` holds a character a terminal would obey rather than show: a control
+/// other than the line feed, or a bidirectional control.
+pub fn raw_controls(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
