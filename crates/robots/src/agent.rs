@@ -1,6 +1,7 @@
 //! The crawler's identity: its product token (RFC 9309 §2.2.1) and whether it honours
 //! Archive-Embargo; plus reading product tokens out of user-agent lines.
 
+use crate::user_agent::{crawler_in_header, is_tchar};
 use crate::Error;
 
 /// A crawler, as robots.txt groups name it.
@@ -44,11 +45,22 @@ impl Agent {
         })
     }
 
-    /// The crawler named in a full `User-Agent` header value: the first product that is
-    /// not a browser-compatibility token, looking inside comments too, so
-    /// `Mozilla/5.0 (compatible; ExampleBot/2.1; +https://x)` names `ExampleBot`.
+    /// The crawler named in a full `User-Agent` header value: the item after
+    /// `compatible` in a comment, else the one by a `+http…` link in a comment, else the
+    /// first product no browser sends, else the first product. So
+    /// `Mozilla/5.0 (compatible; ExampleBot/2.1; +https://x)` names `ExampleBot`, and
+    /// Googlebot Smartphone's header, which copies a phone browser's, names `Googlebot`.
+    ///
+    /// ```
+    /// use robots::Agent;
+    /// let phone = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) \
+    ///     AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 \
+    ///     (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    /// assert_eq!(Agent::from_user_agent(phone).unwrap().token(), "Googlebot");
+    /// assert_eq!(Agent::from_user_agent("ia_archiver").unwrap().token(), "ia_archiver");
+    /// ```
     pub fn from_user_agent(header: &str) -> Result<Agent, Error> {
-        product_in_header(header)
+        crawler_in_header(header)
             .ok_or_else(|| Error::NoProductInUserAgent(header.to_owned()))
             .and_then(Agent::new)
     }
@@ -103,11 +115,6 @@ fn is_rfc_token_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'-' || b == b'_'
 }
 
-/// RFC 9110 §5.6.2 `tchar`.
-fn is_tchar(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
-}
-
 /// The product token a user-agent line names. With `alpha_only` (Google), the leading
 /// run of `[A-Za-z_-]`; otherwise the text up to the first white space or `/`.
 pub(crate) fn product_token(value: &[u8], alpha_only: bool) -> &str {
@@ -128,37 +135,6 @@ pub(crate) fn product_token_len(value: &[u8], alpha_only: bool) -> usize {
             .position(|&b| b == b'/' || crate::lines::is_space(b))
     }
     .unwrap_or(value.len())
-}
-
-/// Browser-compatibility products that never name the crawler itself.
-const GENERIC_PRODUCTS: [&str; 8] = [
-    "mozilla",
-    "applewebkit",
-    "chrome",
-    "safari",
-    "gecko",
-    "khtml",
-    "version",
-    "mobile",
-];
-
-fn product_in_header(header: &str) -> Option<&str> {
-    let mut fallback = None;
-    for word in header.split(|c: char| c.is_whitespace() || "();,".contains(c)) {
-        let name = word.split('/').next().unwrap_or("");
-        if name.is_empty() || !name.chars().all(is_tchar) || name.starts_with('+') {
-            continue;
-        }
-        let is_product = word.contains('/') || name.chars().any(|c| c.is_ascii_uppercase());
-        if GENERIC_PRODUCTS.contains(&name.to_ascii_lowercase().as_str()) || name == "compatible" {
-            fallback.get_or_insert(name);
-            continue;
-        }
-        if is_product {
-            return Some(name);
-        }
-    }
-    fallback
 }
 
 #[cfg(test)]

@@ -116,6 +116,7 @@ mod select;
 mod swar;
 mod tokens;
 mod url;
+mod user_agent;
 mod verdict;
 
 pub use agent::Agent;

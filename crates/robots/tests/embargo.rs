@@ -67,6 +67,28 @@ fn embargo_allow_is_ignored_without_a_valid_embargo() {
     assert!(codes.contains(&Code::EmbargoAllowWithoutEmbargo));
 }
 
+/// Groups naming the same crawler are merged, so an Embargo-Allow applies with an
+/// Archive-Embargo written in another of them, and is not reported as ignored; it is when
+/// no crawler its group names gets an embargo.
+#[test]
+fn embargo_allow_counts_the_embargo_of_the_merged_groups() {
+    let ignored = |file: &[u8]| {
+        Robots::parse(file)
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == Code::EmbargoAllowWithoutEmbargo)
+    };
+    let split = b"User-agent: Arch\nArchive-Embargo: m\n\nuser-agent: ARCH\nEmbargo-Allow: /news/\nDisallow: /\n";
+    assert!(Robots::parse(split).check(&honouring("Arch"), "/news/a").allowed());
+    assert!(!ignored(split));
+    let one_of_two = b"User-agent: *\nArchive-Embargo: w\n\nUser-agent: A\nUser-agent: *\nEmbargo-Allow: /x\n";
+    assert!(!ignored(one_of_two));
+    let other_crawler = b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: B\nEmbargo-Allow: /news/\n";
+    assert!(ignored(other_crawler));
+    let named_not_global = b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: *\nEmbargo-Allow: /news/\n";
+    assert!(ignored(named_not_global));
+}
+
 #[test]
 fn periods_are_case_insensitive_and_the_longest_applies() {
     let file = b"User-agent: *\nArchive-Embargo: W\nArchive-Embargo: Q\nArchive-Embargo: m\n";

@@ -6,7 +6,7 @@ use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
-use crate::robots::{Site, Span};
+use crate::robots::{AgentLine, GroupData, Site, Span};
 use crate::scan::Marks;
 use crate::{Options, Robots, RuleKind};
 
@@ -304,7 +304,7 @@ impl Parser {
         // Taken out to be read while reporting, and put back for the thread's next parse.
         let embargo_allows = std::mem::take(&mut self.embargo_allows);
         for &(group, line, site) in &embargo_allows {
-            if self.robots.groups[group as usize].embargo.is_some() {
+            if embargo_reaches(&self.robots, group as usize) {
                 continue;
             }
             self.report(
@@ -328,6 +328,29 @@ impl Parser {
         // only what it uses.
         scratch::Scratch::keep(self)
     }
+}
+
+/// Whether some crawler that `group` addresses gets an Archive-Embargo from the groups
+/// merged for it (every group naming it, or every `*` group; RFC 9309 §2.2.1): then the
+/// group's Embargo-Allow lines apply to that crawler, even when the embargo is written in
+/// another group.
+fn embargo_reaches(robots: &Robots, group: usize) -> bool {
+    let agents = |g: &GroupData| &robots.agents[g.agents.start as usize..g.agents.end as usize];
+    let same_crawler = |a: &AgentLine, b: &AgentLine| match (a.global(), b.global()) {
+        (true, true) => true,
+        (false, false) => robots
+            .text(a.token())
+            .eq_ignore_ascii_case(robots.text(b.token())),
+        _ => false,
+    };
+    agents(&robots.groups[group]).iter().any(|mine| {
+        robots.groups.iter().any(|other| {
+            other.embargo.is_some()
+                && agents(other)
+                    .iter()
+                    .any(|theirs| same_crawler(mine, theirs))
+        })
+    })
 }
 
 /// The sites of some lines of `source` (line numbers sorted, without repeats), found
