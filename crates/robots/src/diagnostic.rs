@@ -73,6 +73,7 @@ codes! {
     InvalidRequestRate = "invalid-request-rate", Error, "A Request-rate that is not `requests/seconds` (optionally with s, m, h or d).";
     RelativeSitemap = "relative-sitemap", Warning, "A Sitemap that is not an absolute URL.";
     AgentWithVersion = "agent-with-version", Info, "A user-agent value with a version or more words, of which only the product token counts.";
+    AgentWithWildcard = "agent-with-wildcard", Warning, "A user-agent name holding a `*`, which in RFC 9309 names no crawler: names are compared whole.";
     AgentNotRfc9309 = "agent-not-rfc9309", Info, "A user-agent name outside RFC 9309's [A-Za-z_-] characters.";
     ShadowedRule = "shadowed-rule", Warning, "A rule that can never decide, because an identical or longer rule of the group always wins.";
     BlankLineBetweenGroups = "blank-line-between-groups", Warning, "A blank line before a user-agent line that joins it to the group above.";

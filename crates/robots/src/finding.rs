@@ -190,6 +190,15 @@ impl Robots {
                 format!("only `{first}` of `{text}` names the crawler"),
                 Some(format!("write `User-agent: {first}`")),
             ),
+            Code::AgentWithWildcard => {
+                let letters = product_token(first.as_bytes(), true);
+                made(
+                    format!(
+                        "`{first}` names no crawler: RFC 9309 compares user-agent names whole, and `*` is a wildcard only alone; Google's matcher reads `{letters}`"
+                    ),
+                    (!letters.is_empty()).then(|| format!("write `User-agent: {letters}`")),
+                )
+            }
             Code::AgentNotRfc9309 => made(
                 format!(
                     "`{first}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`",

@@ -85,6 +85,11 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"User-agent: ExampleBot\nDisallow: /\n",
     ),
     (
+        Code::AgentWithWildcard,
+        b"User-agent: Mediapartners-Google*\nAllow: /\n",
+        b"User-agent: Mediapartners-Google\nAllow: /\n",
+    ),
+    (
         Code::AgentNotRfc9309,
         b"User-agent: MJ12bot\nDisallow: /\n",
         b"User-agent: MJbot\nDisallow: /\n",

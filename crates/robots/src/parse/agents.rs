@@ -66,6 +66,10 @@ impl Parser {
             && !token_text
                 .iter()
                 .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
+        // RFC 9309 compares the whole token, so a `*` in it (`Mediapartners-Google*`,
+        // written as if it were a pattern) leaves the crawler to the `*` groups; Google's
+        // matcher reads only the letters before it.
+        let wildcard = !alpha && token_text.contains(&b'*');
         let quote = Quote::two(value_span, token.len);
         if with_version {
             self.report(
@@ -78,7 +82,11 @@ impl Parser {
         }
         if outside_rfc {
             self.report(
-                Code::AgentNotRfc9309,
+                if wildcard {
+                    Code::AgentWithWildcard
+                } else {
+                    Code::AgentNotRfc9309
+                },
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
