@@ -89,6 +89,10 @@ pub(crate) struct Behaviour {
     pub index_html_allows_dir: bool,
     /// `Archive-Embargo` and `Embargo-Allow` are unknown records, not rules.
     pub no_embargo: bool,
+    /// A URL's path starts at the first `/`, `?` or `;` after its scheme, even a `;` in
+    /// its userinfo (`https://u;x@host/p` has the path `/;x@host/p`), as Google's
+    /// `GetPathParamsQuery` reads it; otherwise userinfo is skipped (RFC 3986 §3.2.1).
+    pub semicolon_in_userinfo_ends_host: bool,
 }
 
 impl Behaviour {
@@ -101,6 +105,7 @@ impl Behaviour {
         robots_txt_matchable: false,
         index_html_allows_dir: false,
         no_embargo: false,
+        semicolon_in_userinfo_ends_host: false,
     };
 
     pub const GOOGLE: Behaviour = Behaviour {
@@ -112,6 +117,7 @@ impl Behaviour {
         robots_txt_matchable: true,
         index_html_allows_dir: true,
         no_embargo: true,
+        semicolon_in_userinfo_ends_host: true,
     };
 
     /// Whether `path`, as rules see it, is allowed whatever the rules say.

@@ -217,7 +217,7 @@ pub(crate) fn match_path<'p>(
     url: &'p [u8],
     bufs: &'p mut PathBufs,
 ) -> &'p [u8] {
-    let Some(rest) = from_path(url) else {
+    let Some(rest) = from_path(url, !behaviour.semicolon_in_userinfo_ends_host) else {
         return b"/";
     };
     let normalise = !behaviour.escape_patterns_only;

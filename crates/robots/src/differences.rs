@@ -11,7 +11,7 @@ use crate::{Agent, Options, Robots};
 type Switch = (&'static str, fn(&mut Behaviour));
 
 /// Each behaviour of the Google profile, as a switch on top of the RFC 9309 profile.
-const SWITCHES: [Switch; 8] = [
+const SWITCHES: [Switch; 9] = [
     ("keys read by prefix", |b| b.key_prefixes = true),
     ("agent tokens [A-Za-z_-] only", |b| {
         b.alpha_agent_tokens = true
@@ -28,6 +28,9 @@ const SWITCHES: [Switch; 8] = [
         b.index_html_allows_dir = true
     }),
     ("embargo lines not rules", |b| b.no_embargo = true),
+    ("a `;` in userinfo starts the path", |b| {
+        b.semicolon_in_userinfo_ends_host = true
+    }),
 ];
 
 struct Case {

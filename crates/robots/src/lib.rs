@@ -92,6 +92,7 @@
 //! | `/robots.txt` | always allowed | matched like any path |
 //! | `Allow: /d/index.html` | allows `/d/index.html…` | also allows `/d/` exactly |
 //! | Archive-Embargo, Embargo-Allow | rules | unknown records |
+//! | `;` in a URL's userinfo (`https://u;x@host/p`) | part of the userinfo: the path is `/p` | starts the path: `/;x@host/p` |
 
 mod across_query;
 mod agent;

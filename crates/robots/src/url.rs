@@ -7,8 +7,9 @@ use crate::swar::find_any;
 /// absolute URL (`https://host/p?q#f`), a network-path reference (`//host/p`) or a path
 /// (`/p?q`); `None` when it has no path, or a fragment comes first: the path is `/` then.
 /// Leaving the fragment on lets a check look for it in the same pass as for anything
-/// else ([`without_fragment`] cuts it).
-pub(crate) fn from_path(url: &[u8]) -> Option<&[u8]> {
+/// else ([`without_fragment`] cuts it). With `skip_userinfo`, a `;` in the userinfo
+/// (`https://u;x@host/p`) does not start the path, as Google's reading has it.
+pub(crate) fn from_path(url: &[u8], skip_userinfo: bool) -> Option<&[u8]> {
     // The octets that can end the authority.
     let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| i + from);
     let authority_start = if url.starts_with(b"https://") {
@@ -27,8 +28,17 @@ pub(crate) fn from_path(url: &[u8]) -> Option<&[u8]> {
             _ => search_start,
         }
     };
-    let path_start = find_path(authority_start).filter(|&p| url[p] != b'#')?;
-    Some(&url[path_start..])
+    let mut path_start = find_path(authority_start)?;
+    // Userinfo may hold a `;` (RFC 3986 §3.2.1) but not `/`, `?` or `#`, and ends at the
+    // authority's last `@`. Only a `;` found first can be in it, which is rare.
+    if skip_userinfo && url[path_start] == b';' {
+        let authority = &url[authority_start..];
+        let end = find_any(authority, *b"/?#").unwrap_or(authority.len());
+        if let Some(at) = memchr::memrchr(b'@', &authority[..end]) {
+            path_start = find_path(authority_start + at + 1)?;
+        }
+    }
+    (url[path_start] != b'#').then(|| &url[path_start..])
 }
 
 /// A path without its fragment.
@@ -41,7 +51,7 @@ mod tests {
     use super::*;
 
     fn path(url: &str) -> String {
-        let Some(rest) = from_path(url.as_bytes()) else {
+        let Some(rest) = from_path(url.as_bytes(), true) else {
             return "/".into();
         };
         let slash = if rest[0] == b'/' { "" } else { "/" };
@@ -58,6 +68,17 @@ mod tests {
         assert_eq!(path("HTTPS://example.com/a#b"), "/a");
         assert_eq!(path("ftp://example.com/a"), "/a");
         assert_eq!(path("https://example.com#f/a"), "/");
+    }
+
+    #[test]
+    fn userinfo_may_hold_a_semicolon_unless_read_as_google_does() {
+        assert_eq!(path("https://user;x@example.com/private"), "/private");
+        assert_eq!(path("https://u:p;w@example.com;v/a"), "/;v/a");
+        assert_eq!(path("https://u;x@example.com"), "/");
+        assert_eq!(path("//u;x@example.com/a?b@c"), "/a?b@c");
+        assert_eq!(path("http://example.com;p@"), "/");
+        let google = from_path(b"https://user;x@example.com/private", false);
+        assert_eq!(google, Some(&b";x@example.com/private"[..]));
     }
 
     #[test]

@@ -79,13 +79,18 @@ fn embargo_allow_counts_the_embargo_of_the_merged_groups() {
             .any(|d| d.code == Code::EmbargoAllowWithoutEmbargo)
     };
     let split = b"User-agent: Arch\nArchive-Embargo: m\n\nuser-agent: ARCH\nEmbargo-Allow: /news/\nDisallow: /\n";
-    assert!(Robots::parse(split).check(&honouring("Arch"), "/news/a").allowed());
+    assert!(Robots::parse(split)
+        .check(&honouring("Arch"), "/news/a")
+        .allowed());
     assert!(!ignored(split));
-    let one_of_two = b"User-agent: *\nArchive-Embargo: w\n\nUser-agent: A\nUser-agent: *\nEmbargo-Allow: /x\n";
+    let one_of_two =
+        b"User-agent: *\nArchive-Embargo: w\n\nUser-agent: A\nUser-agent: *\nEmbargo-Allow: /x\n";
     assert!(!ignored(one_of_two));
-    let other_crawler = b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: B\nEmbargo-Allow: /news/\n";
+    let other_crawler =
+        b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: B\nEmbargo-Allow: /news/\n";
     assert!(ignored(other_crawler));
-    let named_not_global = b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: *\nEmbargo-Allow: /news/\n";
+    let named_not_global =
+        b"User-agent: A\nArchive-Embargo: m\n\nUser-agent: *\nEmbargo-Allow: /news/\n";
     assert!(ignored(named_not_global));
 }
 

@@ -147,3 +147,11 @@ fn embargo_lines_are_rules_only_in_rfc9309() {
     let archiver = Agent::verbatim("a").honouring_embargo();
     assert_eq!(robots.check(&archiver, "/x").embargo(), None);
 }
+
+#[test]
+fn a_semicolon_in_userinfo_starts_the_path_only_in_google() {
+    let file = b"User-agent: *\nDisallow: /private\n";
+    let [rfc, google] = both(file, "Bot", "https://user;x@example.com/private");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (true, None));
+}
