@@ -251,13 +251,18 @@ fn beyond_the_limit_says_how_far_past_and_how_much_is_ignored() {
          from line 4 on, are ignored (the limit cuts line 4, which is dropped whole rather \
          than read half-written)"
     );
-    // A limit that falls at a line's end cuts nothing: what is past it is what is ignored.
+    // A limit that falls at a line's end cuts nothing: what is past it is what is
+    // ignored, and the file's last line ending alone is nothing.
     file.truncate(limit - 5);
     file.extend_from_slice(b"# xxx\n");
+    assert!(codes(&file).iter().all(|&c| c != Code::BeyondParseLimit));
+    file.extend_from_slice(b"Allow: /c");
+    let d = beyond(&file);
+    assert_eq!(d.line, 5);
     assert_eq!(
-        beyond(&file).message,
-        "the file goes 1 byte past the parse limit of 512000 bytes: its last 1 byte, from \
-         line 4 on, is ignored"
+        d.message,
+        "the file goes 10 bytes past the parse limit of 512000 bytes: its last 10 bytes, \
+         from line 5 on, are ignored"
     );
 }
 

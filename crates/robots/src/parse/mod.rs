@@ -63,8 +63,12 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         parser.line(line);
     }
     parser.marks = lines.into_room();
-    if data.len() < bytes.len() {
-        let line = parser.robots.lines;
+    // Blank text past the limit (the file's last line ending, say) loses nothing.
+    let ignored = &bytes[data.len()..];
+    if !ignored.iter().all(u8::is_ascii_whitespace) {
+        // Past a limit at a line's end, what is ignored starts on the next line.
+        let next = matches!(ignored[0], b'\n' | b'\r');
+        let line = parser.robots.lines + u32::from(next);
         parser.report(
             Code::BeyondParseLimit,
             line,
