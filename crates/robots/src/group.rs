@@ -178,11 +178,21 @@ impl Robots {
             .map(move |data| Record { robots: self, data })
     }
 
-    /// The Sitemap URLs, in file order, wherever they stand (RFC 9309 §2.2.4).
+    /// The Sitemap URLs, in file order, wherever they stand (RFC 9309 §2.2.4), as
+    /// written: an empty `Sitemap:` gives none, and a relative one (which lint reports
+    /// as `relative-sitemap`) is given as it is, for the caller to resolve against the
+    /// robots.txt URL or drop.
+    ///
+    /// ```
+    /// let robots = robots::Robots::parse(b"Sitemap:\nSitemap: /map.xml\nsitemap: https://x.test/s.xml\n");
+    /// let maps: Vec<_> = robots.sitemaps().collect();
+    /// assert_eq!(maps, ["/map.xml", "https://x.test/s.xml"]);
+    /// ```
     pub fn sitemaps(&self) -> impl Iterator<Item = &str> {
         self.records()
             .filter(|r| r.directive() == Directive::Sitemap)
             .map(|r| r.value())
+            .filter(|value| !value.is_empty())
     }
 
     /// The first `Host` value, if any.
