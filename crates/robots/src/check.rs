@@ -156,14 +156,14 @@ impl Robots {
 
 /// A path as rules are tried on it: with its [`byte_mask`], and the octet pairs it holds
 /// once a wildcard rule asks for them.
-struct Candidate<'p> {
+pub(crate) struct Candidate<'p> {
     path: &'p [u8],
     mask: u64,
     pairs: Option<PairSet>,
 }
 
 impl<'p> Candidate<'p> {
-    fn new(path: &'p [u8]) -> Self {
+    pub(crate) fn new(path: &'p [u8]) -> Self {
         Candidate {
             path,
             mask: byte_mask(path),
@@ -174,7 +174,7 @@ impl<'p> Candidate<'p> {
     /// Whether `rule` matches the path, ruling most rules out first by the octets they
     /// need.
     #[inline]
-    fn may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
+    pub(crate) fn may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
         let wildcard = rule.wildcard();
         rule.filter.octets_in(self.mask, wildcard)
             && (!wildcard || self.has_pairs_of(rule))

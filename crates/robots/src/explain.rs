@@ -114,8 +114,10 @@ impl Robots {
             (true, None, true) if !self.behaviour.no_embargo => EmbargoAllowUse::IgnoredNoEmbargo,
             (true, None, _) => EmbargoAllowUse::IgnoredNotHonoured,
         };
+        // Ruled out first by the octets they need, as a check does: every rule is tried.
+        let mut candidate = crate::check::Candidate::new(path);
         let matches = rules()
-            .filter(|r| self.rule_matches(r, path))
+            .filter(|r| candidate.may_match(self, r))
             .map(|r| RuleMatch {
                 rule: self.rule_view(r),
                 counted: r.kind() != RuleKind::EmbargoAllow
