@@ -65,7 +65,10 @@
 //!   came, never as U+FFFD); a redirect's `Location` points into the archive at the
 //!   capture's time (a target that is not UTF-8 with its octets from 0x80 up
 //!   percent-encoded), and an interim (1xx) capture, which no client can be given as
-//!   an answer, is refused with 502. A tombstone page (HTML or JSON) shows header
+//!   an answer, is refused with 502. A captured field whose value holds a control
+//!   octet other than tab (invalid in HTTP, RFC 9110 §5.5, and refused by the server
+//!   library) is left out and the rest replayed with the captured status; the
+//!   `Link: <url>; rel="original"` names the URL with such octets percent-encoded. A tombstone page (HTML or JSON) shows header
 //!   values as text, octets that are not UTF-8 as U+FFFD. `/cdx?url=…&output=json` lists
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
 //!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or

@@ -19,6 +19,7 @@ use crate::http::{dechunk, ResponseHead};
 use crate::index::Access;
 use crate::time::Timestamp;
 use crate::tombstone::{escape, Tombstone};
+use crate::url::encode_unsafe;
 use crate::{Archive, Error};
 
 /// A request as the archive sees it: target (path and query) and Accept header.
@@ -33,7 +34,8 @@ pub struct Request {
 pub struct Response {
     pub status: u16,
     /// Header names and values; a replayed value is the octets captured, which need not
-    /// be UTF-8 (HTTP allows octets from 0x80 up, often Latin-1).
+    /// be UTF-8 (HTTP allows octets from 0x80 up, often Latin-1). A captured field whose
+    /// value holds a control octet other than tab cannot be sent and is left out.
     pub headers: Vec<(String, Vec<u8>)>,
     pub body: Vec<u8>,
 }
@@ -142,7 +144,8 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
             };
             let stamp = entry.captured.fourteen_digits();
             // Values go out as the octets captured, not as text: a Latin-1 file name
-            // or cookie is replayed as the server sent it.
+            // or cookie is replayed as the server sent it. A field that cannot be sent
+            // is left out rather than failing the whole replay.
             let mut headers: Vec<(String, Vec<u8>)> = head
                 .fields
                 .iter()
@@ -156,11 +159,14 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
                     };
                     (n.to_owned(), value)
                 })
+                .filter(|(n, v)| sendable(n, v))
                 .collect();
             headers.push(("Memento-Datetime".into(), entry.captured.http_date().into()));
+            // A captured URL may hold octets a header cannot (controls); as a URI
+            // reference (RFC 8288) it names them percent-encoded.
             headers.push((
                 "Link".into(),
-                format!("<{}>; rel=\"original\"", entry.url).into(),
+                format!("<{}>; rel=\"original\"", encode_unsafe(&entry.url)).into(),
             ));
             headers.push(("X-Archive-Access".into(), access.as_str().into()));
             return Ok(Response {
@@ -260,6 +266,13 @@ fn in_archive(base: &str, location: &[u8], stamp: &str) -> Option<String> {
         .ok()
         .filter(|target| matches!(target.scheme(), "http" | "https"))
         .map(|t| format!("/web/{stamp}/{t}"))
+}
+
+/// Whether a field can go on the wire: a token name, and a value without control octets
+/// other than tab (RFC 9110 §5.5 makes them invalid, and hyper refuses to send them).
+fn sendable(name: &str, value: &[u8]) -> bool {
+    hyper::header::HeaderName::from_bytes(name.as_bytes()).is_ok()
+        && hyper::header::HeaderValue::from_bytes(value).is_ok()
 }
 
 fn is_hop_by_hop(name: &str) -> bool {
@@ -427,11 +440,15 @@ async fn handle(
     for (name, value) in &response.headers {
         builder = builder.header(name.as_str(), value.as_slice());
     }
+    // `respond` leaves out captured fields that cannot be sent, so only a fault of the
+    // archive's own can land here.
     Ok(builder
         .body(Full::new(Bytes::from(response.body)))
         .unwrap_or_else(|_| {
-            let mut r = hyper::Response::new(Full::new(Bytes::from_static(b"bad captured header")));
-            *r.status_mut() = hyper::StatusCode::BAD_GATEWAY;
+            let mut r = hyper::Response::new(Full::new(Bytes::from_static(
+                b"the archive could not send this answer",
+            )));
+            *r.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
             r
         }))
 }

@@ -299,8 +299,9 @@ fn bad_requests_get_clear_answers() {
     assert_eq!(get(&archive, "/", "text/html", at).status, 200);
 }
 
-/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
-fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
+/// The head and the body of the answer to `GET target` from a server at `addr`, as the
+/// octets sent.
+fn answer_on_the_wire(addr: SocketAddr, target: &str) -> (Vec<u8>, Vec<u8>) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     write!(
@@ -311,8 +312,14 @@ fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
     let mut answer = Vec::new();
     s.read_to_end(&mut answer).unwrap();
     let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let body = answer.split_off(end + 4);
     answer.truncate(end);
-    answer
+    (answer, body)
+}
+
+/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
+fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
+    answer_on_the_wire(addr, target).0
 }
 
 /// The value of field `name` in a head, as octets.
@@ -368,5 +375,52 @@ fn replay_sends_header_octets_as_captured_not_as_text() {
     assert_eq!(
         field(&head, "Location"),
         Some(&b"/web/20260102000000/http://site.test/news/caf%E9"[..])
+    );
+}
+
+#[test]
+fn a_header_that_cannot_be_sent_is_dropped_and_the_capture_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let when = "2026-01-02T00:00:00Z";
+    let archive = archive_with(
+        dir.path(),
+        &[
+            site_robots(),
+            capture(&format!("{SITE}/news/bell"), when, 404, b"BELL-BODY")
+                .header("X-Bell", b"ring\x07ring")
+                .header("X-Escape", b"\x1b[2J")
+                .header("X-Kept", "kept"),
+            // A URL with a control octet, named in the Link to the original.
+            capture(&format!("{SITE}/news/a\x01b"), when, 200, b"CTL-URL"),
+        ],
+    );
+    let at = "2026-04-01T00:00:00Z";
+    let r = get(
+        &archive,
+        &format!("/web/2026/{SITE}/news/bell"),
+        "text/html",
+        at,
+    );
+    assert_eq!(r.status, 404);
+    assert_eq!((r.header("X-Bell"), r.header("X-Escape")), (None, None));
+    assert_eq!(r.header("X-Kept"), Some(&b"kept"[..]));
+    let server = Server::bind(archive, "127.0.0.1:0".parse().unwrap(), Some(t(at))).unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+
+    let (head, body) = answer_on_the_wire(addr, &format!("/web/2026/{SITE}/news/bell"));
+    assert!(head.starts_with(b"HTTP/1.1 404 "), "{head:?}");
+    assert_eq!(body, b"BELL-BODY");
+    assert_eq!(field(&head, "X-Kept"), Some(&b"kept"[..]));
+    assert_eq!(field(&head, "X-Bell"), None);
+    assert_eq!(field(&head, "X-Escape"), None);
+    assert_eq!(field(&head, "Content-Type"), Some(&b"text/html"[..]));
+
+    let (head, body) = answer_on_the_wire(addr, &format!("/web/2026/{SITE}/news/a%01b"));
+    assert!(head.starts_with(b"HTTP/1.1 200 "), "{head:?}");
+    assert_eq!(body, b"CTL-URL");
+    assert_eq!(
+        field(&head, "Link"),
+        Some(&b"<http://site.test/news/a%01b>; rel=\"original\""[..])
     );
 }

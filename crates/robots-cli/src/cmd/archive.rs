@@ -84,7 +84,9 @@ Example:
 
 A capture under embargo answers 451 with its tombstone (URL, capture time, headers,
 payload digest, embargo end; HTML, or JSON with Accept: application/json); a capture
-flagged disallowed or without robots.txt answers 403; the body is never sent.")]
+flagged disallowed or without robots.txt answers 403; the body is never sent. A
+released capture replays with its status, headers and body; a captured header holding
+a control octet other than tab, which HTTP cannot carry, is left out.")]
 pub struct ServeArgs {
     /// The archive directory.
     pub dir: PathBuf,
