@@ -143,9 +143,33 @@ fn nothing_else_is_served() {
         let reply = request(server.addr, "GET", target);
         assert_eq!(reply.status, 404, "{target}");
     }
-    for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"] {
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
         let reply = request(server.addr, method, "/");
         assert_eq!(reply.status, 405, "{method}");
-        assert_eq!(reply.header("allow"), Some("GET"), "{method}");
+        assert_eq!(reply.header("allow"), Some("GET, HEAD"), "{method}");
+    }
+}
+
+#[test]
+fn head_is_answered_as_get_is_without_the_body() {
+    let server = serve();
+    for target in ["/", "/pkg/robots_web.js", "/missing"] {
+        let get = request(server.addr, "GET", target);
+        let head = request(server.addr, "HEAD", target);
+        assert_eq!(head.status, get.status, "{target}");
+        assert!(head.body.is_empty(), "{target}: {:?}", head.body);
+        let without_date = |r: &Reply| {
+            r.headers
+                .iter()
+                .filter(|(n, _)| n != "date")
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(without_date(&head), without_date(&get), "{target}");
+        assert_eq!(
+            head.header("content-length"),
+            Some(get.body.len().to_string().as_str()),
+            "{target}"
+        );
     }
 }

@@ -1,5 +1,6 @@
-//! The server behind `robots serve`: GET of the embedded page and its assets, with a
-//! strict Content-Security-Policy, and nothing else (404 for other paths, 405 for other methods).
+//! The server behind `robots serve`: GET and HEAD of the embedded page and its assets,
+//! with a strict Content-Security-Policy, and nothing else (404 for other paths, 405 for
+//! other methods). HEAD gets GET's answer without the body, as RFC 9110 §9.3.2 asks.
 
 use std::convert::Infallible;
 use std::net::{SocketAddr, TcpListener};
@@ -35,7 +36,9 @@ impl Response {
     }
 }
 
-/// Answers `method` on `target` (path and optional query) from the embedded assets.
+/// Answers `method` on `target` (path and optional query) from the embedded assets. HEAD
+/// gets the same answer as GET, body included: the server sends only its head, with the
+/// body's Content-Length.
 pub fn respond(method: &str, target: &str) -> Response {
     let mut headers = vec![
         ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
@@ -45,13 +48,13 @@ pub fn respond(method: &str, target: &str) -> Response {
         // The service worker keeps its own copy for offline use; the browser revalidates.
         ("Cache-Control", "no-cache"),
     ];
-    if method != "GET" {
-        headers.push(("Allow", "GET"));
+    if method != "GET" && method != "HEAD" {
+        headers.push(("Allow", "GET, HEAD"));
         headers.push(("Content-Type", "text/plain; charset=utf-8"));
         return Response {
             status: 405,
             headers,
-            body: b"only GET is served\n",
+            body: b"only GET and HEAD are served\n",
         };
     }
     let path = target.split_once('?').map_or(target, |(path, _)| path);
@@ -125,6 +128,7 @@ async fn handle(req: hyper::Request<Incoming>) -> Result<hyper::Response<Full<By
     for (name, value) in response.headers {
         builder = builder.header(name, value);
     }
+    // For HEAD, hyper sends the head alone, its Content-Length that of this body.
     let body = Full::new(Bytes::from_static(response.body));
     // Every status and header above is a constant that hyper accepts.
     Ok(builder.body(body).expect("a valid response"))
@@ -156,10 +160,11 @@ mod tests {
         let missing = respond("GET", "/fetch?url=https://example.com/robots.txt");
         assert_eq!(missing.status, 404);
         assert!(missing.header("Content-Security-Policy").is_some());
-        for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
+        for method in ["POST", "PUT", "DELETE", "OPTIONS"] {
             let r = respond(method, "/");
             assert_eq!(r.status, 405, "{method}");
-            assert_eq!(r.header("Allow"), Some("GET"));
+            assert_eq!(r.header("Allow"), Some("GET, HEAD"));
         }
+        assert_eq!(respond("HEAD", "/"), respond("GET", "/"));
     }
 }

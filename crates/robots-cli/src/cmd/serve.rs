@@ -1,5 +1,5 @@
 //! `robots serve`: the browser tester on a local address. The page and its WebAssembly
-//! are embedded in this binary; the server answers GET for them and nothing else.
+//! are embedded in this binary; the server answers GET and HEAD for them and nothing else.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -16,7 +16,9 @@ Examples:
   robots serve                      then open http://127.0.0.1:8080/
   robots serve --addr 127.0.0.1:0   any free port (the address is printed)
 
-The server only serves the page's own files, to GET requests; it fetches nothing.")]
+The server only serves the page's own files, to GET and HEAD requests (HEAD: the same
+status and headers, Content-Length included, without the body); any other method gets
+405. It fetches nothing.")]
 pub struct Args {
     /// The address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
