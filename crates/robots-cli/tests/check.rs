@@ -48,12 +48,13 @@ fn json_output_has_the_documented_shape_in_input_order() {
     assert_eq!(
         lines[0],
         serde_json::json!({"url": "https://example.com/news/a", "allowed": true, "line": 12,
-            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31})
+            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31,
+            "reason": "longest"})
     );
     assert_eq!(
         lines[1],
         serde_json::json!({"url": "/private/x", "allowed": false, "line": 13,
-            "rule": "disallow", "pattern": "/", "embargo_days": null})
+            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest"})
     );
     // Field order is part of the interface.
     let text = String::from_utf8_lossy(&out.stdout);
@@ -346,4 +347,59 @@ fn help_teaches_with_examples() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("Examples:"));
     assert!(help.contains("--embargo"));
+}
+
+#[test]
+fn json_says_why_in_the_web_testers_words() {
+    let cases = [
+        (
+            "rfc9309",
+            "User-agent: Other\nDisallow: /\n",
+            &["/a", "/robots.txt"][..],
+        ),
+        (
+            "rfc9309",
+            "User-agent: *\nDisallow: /x\nAllow: /x\nDisallow: /private\n",
+            &["/x", "/private/a", "/a"][..],
+        ),
+        ("google", "User-agent: *\nDisallow:\n", &["/a"][..]),
+    ];
+    let mut reasons = Vec::new();
+    for (profile, file, urls) in cases {
+        let args = [
+            "check",
+            "--robots",
+            "-",
+            "--agent",
+            "ExampleBot",
+            "--profile",
+            profile,
+            "--format",
+            "json",
+        ];
+        let out = robots(&[&args[..], urls].concat(), file);
+        assert_eq!(out.status.code(), Some(0));
+        let tester = robots_web::Tester::parse(file.as_bytes(), profile).unwrap();
+        let urls: Vec<String> = urls.iter().map(|u| u.to_string()).collect();
+        let page: serde_json::Value =
+            serde_json::from_str(&tester.check("ExampleBot", false, &urls).unwrap()).unwrap();
+        let lines = json_lines(&out);
+        assert_eq!(serde_json::Value::from(lines.clone()), page["verdicts"]);
+        reasons.extend(
+            lines
+                .iter()
+                .map(|l| l["reason"].as_str().unwrap().to_owned()),
+        );
+    }
+    assert_eq!(
+        reasons,
+        [
+            "no-group",
+            "robots-txt",
+            "tie-won-by-allow",
+            "longest",
+            "no-match",
+            "no-match"
+        ]
+    );
 }

@@ -95,12 +95,13 @@ fn json_reports_the_fetch_then_verdicts_in_the_check_shape() {
     assert_eq!(
         lines[1],
         serde_json::json!({"url": format!("{base}/news/a"), "allowed": true, "line": 3,
-            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31})
+            "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31,
+            "reason": "longest"})
     );
     assert_eq!(
         lines[2],
         serde_json::json!({"url": format!("{base}/private"), "allowed": false, "line": 4,
-            "rule": "disallow", "pattern": "/", "embargo_days": null})
+            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest"})
     );
 }
 
@@ -143,6 +144,7 @@ fn a_404_allows_everything() {
     assert_eq!(lines[0]["rules"], "allow-all");
     assert_eq!(lines[0]["chain"][0]["status"], 404);
     assert_eq!(lines[1]["allowed"], true);
+    assert_eq!(lines[1]["reason"], "unavailable");
 }
 
 #[test]
@@ -180,7 +182,9 @@ fn an_unreachable_robots_txt_disallows_everything_but_itself() {
     assert_eq!(lines[0]["rules"], "disallow-all");
     assert_eq!(lines[1]["url"], url);
     assert_eq!(lines[1]["allowed"], true);
+    assert_eq!(lines[1]["reason"], "robots-txt");
     assert_eq!(lines[2]["allowed"], false);
+    assert_eq!(lines[2]["reason"], "unreachable");
 
     let out = robots(&[&args[..], &["--color", "never"]].concat());
     let text = String::from_utf8_lossy(&out.stdout);

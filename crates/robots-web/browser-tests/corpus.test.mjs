@@ -11,7 +11,7 @@ import { launch, openPage, repo, robotsBin, serve } from './harness.mjs';
 
 const SAMPLE_FILES = 60; // × 40 queries a file = 2,400 queries per profile
 const PARSE_LIMIT = 512000; // robots check's default; Google's matcher has none
-const FIELDS = ['url', 'allowed', 'line', 'rule', 'pattern', 'embargo_days'];
+const FIELDS = ['url', 'allowed', 'line', 'rule', 'pattern', 'embargo_days', 'reason'];
 
 const corpus = join(process.env.ROBOTS_SHARED ?? join(repo, '..', 'shared'), 'corpus');
 const present = existsSync(join(corpus, 'cases.jsonl'));

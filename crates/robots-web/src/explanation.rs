@@ -4,12 +4,12 @@
 use robots::{Agent, Explanation};
 use serde::Serialize;
 
-use crate::verdicts::VerdictRow;
+use crate::verdicts::VerdictJson;
 
 /// Everything that went into one verdict, with sentences for people.
 #[derive(Debug, Serialize)]
 pub struct ExplanationJson<'a> {
-    pub verdict: VerdictRow<'a>,
+    pub verdict: VerdictJson<'a>,
     /// The path as the rules saw it.
     pub path: &'a str,
     pub selection: &'static str,
@@ -52,7 +52,7 @@ impl<'a> ExplanationJson<'a> {
             })
             .collect();
         ExplanationJson {
-            verdict: VerdictRow::new(url, &e.verdict),
+            verdict: VerdictJson::new(url, &e.verdict),
             path: &e.path,
             selection: e.selection.name(),
             group_lines: e.groups.iter().map(|g| g.line()).collect(),

@@ -29,4 +29,4 @@ pub mod serve;
 
 pub use error::WebError;
 pub use tester::Tester;
-pub use verdicts::{VerdictJson, VerdictRow};
+pub use verdicts::VerdictJson;

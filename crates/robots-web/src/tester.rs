@@ -8,7 +8,7 @@ use crate::agent::{AgentJson, NamedAgent};
 use crate::diagnostics::DiagnosticJson;
 use crate::explanation::ExplanationJson;
 use crate::summary::SummaryJson;
-use crate::verdicts::VerdictRow;
+use crate::verdicts::VerdictJson;
 use crate::WebError;
 
 /// One parsed robots.txt, as the page holds it between keystrokes, with its text (lint
@@ -23,7 +23,7 @@ pub struct Tester {
 #[derive(Debug, Serialize)]
 pub struct CheckJson<'a> {
     pub agent: AgentJson<'a>,
-    pub verdicts: Vec<VerdictRow<'a>>,
+    pub verdicts: Vec<VerdictJson<'a>>,
 }
 
 impl Tester {
@@ -51,7 +51,7 @@ impl Tester {
         let named = NamedAgent::new(agent, self.robots.profile(), embargo)?;
         let verdicts = urls
             .iter()
-            .map(|url| VerdictRow::new(url, &self.robots.check(&named.agent, url)))
+            .map(|url| VerdictJson::new(url, &self.robots.check(&named.agent, url)))
             .collect();
         Ok(to_json(&CheckJson {
             agent: named.json(),

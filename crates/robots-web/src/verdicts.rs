@@ -1,11 +1,13 @@
-//! The verdict of one URL as JSON: the shape `robots check --format json` prints (kept
-//! here, where both the command line and the page can use it), and the page's row of it.
+//! The verdict of one URL as JSON: the shape `robots check --format json` prints and the
+//! page's results table reads (kept here, where both the command line and the page can
+//! use it).
 
 use robots::Verdict;
 use serde::Serialize;
 
 /// A verdict as other tools read it, in this field order; fields that do not apply are
-/// `null`. `robots check --format json` prints exactly this.
+/// `null`. `robots check --format json` prints exactly this, and the page's results
+/// table reads it, so the browser tests compare the two field by field.
 #[derive(Debug, Serialize)]
 pub struct VerdictJson<'a> {
     pub url: &'a str,
@@ -14,6 +16,11 @@ pub struct VerdictJson<'a> {
     pub rule: Option<&'static str>,
     pub pattern: Option<&'a str>,
     pub embargo_days: Option<u32>,
+    /// Why the verdict came out so: [`robots::Reason::name`] (`robots-txt`, `no-group`,
+    /// `no-match`, `longest`, `tie-won-by-allow`); `robots fetch` adds `unavailable` and
+    /// `unreachable` for a site without a robots.txt to parse. Last, so that the fields
+    /// before it keep the places they had before it was added.
+    pub reason: &'static str,
 }
 
 impl<'a> VerdictJson<'a> {
@@ -26,23 +33,6 @@ impl<'a> VerdictJson<'a> {
             rule: rule.map(|r| r.kind().name()),
             pattern: rule.map(|r| r.pattern()),
             embargo_days: verdict.embargo().map(|e| e.days()),
-        }
-    }
-}
-
-/// One row of the page's results table: the command line's fields, so the browser
-/// tests compare the two field by field, plus why the verdict came out so.
-#[derive(Debug, Serialize)]
-pub struct VerdictRow<'a> {
-    #[serde(flatten)]
-    pub verdict: VerdictJson<'a>,
-    pub reason: &'static str,
-}
-
-impl<'a> VerdictRow<'a> {
-    pub fn new(url: &'a str, verdict: &Verdict<'a>) -> VerdictRow<'a> {
-        VerdictRow {
-            verdict: VerdictJson::new(url, verdict),
             reason: verdict.reason().name(),
         }
     }

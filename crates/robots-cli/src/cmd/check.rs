@@ -22,6 +22,14 @@ Examples:
 A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
 bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
 
+With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",
+\"pattern\", \"embargo_days\" and \"reason\", in that order. \"line\", \"rule\" (allow,
+disallow, embargo-allow) and \"pattern\" name the rule that decided, and \"embargo_days\"
+the embargo; each is null when there is none. \"reason\" says why, as the browser
+tester does: robots-txt (/robots.txt is always allowed), no-group (no group for this
+agent), no-match (no rule matched), longest (the longest matching rule decided) or
+tie-won-by-allow (an allow and a disallow of the same length matched; the allow won).
+
 Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
 or an unreadable file.")]
 pub struct Args {

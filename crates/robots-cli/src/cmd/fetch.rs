@@ -32,7 +32,9 @@ Google's matcher treats /robots.txt like any path).
 With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
 unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\" (bytes read),
 \"truncated\", \"parsed\", \"sitemaps\" and \"crawl_delay_secs\", followed by one line per URL in
-the shape of `robots check --format json`.
+the shape of `robots check --format json`. When no robots.txt was parsed, a URL's
+\"reason\" is unavailable (everything allowed), unreachable (everything disallowed) or
+robots-txt (/robots.txt itself, allowed while the file is unreachable).
 
 Only the parse limit (--max-bytes, 512,000 bytes by default) of a body is read, plus one
 byte to tell whether the limit cuts a line: a line the limit cuts is dropped, not read
@@ -125,7 +127,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 (Rules::Parsed(robots), Format::Text) => {
                     verdict_text(url, &robots.check(&agent, url), style)
                 }
-                (_, Format::Json) => blanket_json(url, &answer.decide(&agent, url)),
+                (rules, Format::Json) => blanket_json(url, rules, &answer.decide(&agent, url)),
                 (rules, Format::Text) => {
                     blanket_text(url, rules, &answer.decide(&agent, url), style)
                 }
@@ -282,8 +284,14 @@ fn human(d: Duration) -> String {
 }
 
 /// A verdict for a URL when there is no file: allow all, or disallow all but for what
-/// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]).
-fn blanket_json(url: &str, decision: &Decision) -> String {
+/// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]). Its
+/// reason names the robots.txt's state as RFC 9309 §2.3.1 does, having no rule to name.
+fn blanket_json(url: &str, rules: &Rules, decision: &Decision) -> String {
+    let reason = match (rules, decision.allowed()) {
+        (Rules::AllowAll, _) => "unavailable",
+        (_, true) => "robots-txt",
+        (_, false) => "unreachable",
+    };
     let json = VerdictJson {
         url,
         allowed: decision.allowed(),
@@ -291,6 +299,7 @@ fn blanket_json(url: &str, decision: &Decision) -> String {
         rule: None,
         pattern: None,
         embargo_days: None,
+        reason,
     };
     serde_json::to_string(&json).expect("a verdict always serialises")
 }
