@@ -403,3 +403,24 @@ fn json_says_why_in_the_web_testers_words() {
         ]
     );
 }
+
+#[test]
+fn googles_empty_disallow_is_said_to_disallow_nothing() {
+    let out = robots(
+        &[
+            "check",
+            "--robots",
+            "-",
+            "--agent",
+            "ExampleBot",
+            "--profile",
+            "google",
+            "/a",
+        ],
+        "User-agent: *\nDisallow:\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ALLOWED     /a  (line 2: empty Disallow: disallows nothing)\n"
+    );
+}

@@ -100,6 +100,44 @@ fn explain_gives_each_decision_reason() {
 }
 
 #[test]
+fn explain_and_diff_say_googles_empty_disallow_disallows_nothing() {
+    let file = scratch("empty.txt", b"User-agent: *\nDisallow:\n");
+    let google = ["--profile", "google"];
+    let said =
+        "an empty Disallow matches with length 0 and disallows nothing, so the URL is allowed";
+    let j = explain(&file, "ExampleBot", &google, "/a");
+    assert_eq!(
+        (j["allowed"].as_bool(), &j["decided_by"]["line"]),
+        (Some(true), &Value::from(2))
+    );
+    assert_eq!(j["reason_text"], said);
+    let path = file.to_str().unwrap();
+    let args = [
+        "--agent",
+        "ExampleBot",
+        "--profile",
+        "google",
+        "--color",
+        "never",
+    ];
+    let out = robots(&[&["explain", "--robots", path][..], &args, &["/a"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("verdict  ALLOWED by line 2: {said}\n")),
+        "{text}"
+    );
+    let old = scratch("all.txt", b"User-agent: *\nDisallow: /\n");
+    let out = robots(&[&["diff", old.to_str().unwrap(), path][..], &args, &["/a"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "DISALLOWED (line 2: Disallow: /) -> ALLOWED (line 2: empty Disallow: disallows nothing)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn explain_says_what_became_of_embargo_allow() {
     let file = scratch("site3.txt", SITE);
     let j = explain(&file, "arch", &["--embargo"], "/news/1");

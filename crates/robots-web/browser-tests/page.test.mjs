@@ -140,6 +140,21 @@ test('the profiles differ where documented: a versioned crawler name', async () 
   await context.close();
 });
 
+test("Google's empty Disallow is shown to disallow nothing", async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await fillForm(page, { robots: 'User-agent: *\nDisallow:\n', agent: 'SomeBot', urls: '/a' });
+  await andUpdate(page, () => page.check('input[name="profile"][value="google"]'));
+  assert.deepEqual(await rows(page), [
+    { verdict: 'allowed', url: '/a', line: 2, rule: 'Disallow: empty: disallows nothing', badge: 'allowed' },
+  ]);
+  await page.click('#results tbody tr:nth-child(1) .url');
+  const explanation = await page.textContent('#explain');
+  assert.match(explanation, /An empty Disallow matches with length 0 and disallows nothing, so the URL is allowed\./);
+  assert.doesNotMatch(explanation, /No rule of the chosen groups matches/);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
 test('a name that is no crawler token is explained, not checked', async () => {
   const { context, page } = await openPage(browser, server.url);
   await fillForm(page, { robots: FILE, agent: 'Bad(Bot)', urls: '/x' });

@@ -116,6 +116,21 @@ fn explain_names_the_groups_the_matches_and_the_decider() {
 }
 
 #[test]
+fn googles_empty_disallow_is_said_to_disallow_nothing() {
+    let tester = Tester::parse(b"User-agent: *\nDisallow:\n", "google").unwrap();
+    let e: Value =
+        serde_json::from_str(&tester.explain("ExampleBot", false, "/a").unwrap()).unwrap();
+    assert_eq!(
+        (&e["verdict"]["allowed"], &e["verdict"]["line"]),
+        (&json!(true), &json!(2))
+    );
+    assert_eq!(
+        e["reason_text"],
+        "an empty Disallow matches with length 0 and disallows nothing, so the URL is allowed"
+    );
+}
+
+#[test]
 fn lint_reports_each_finding_on_its_line() {
     let tester = Tester::parse(FILE.as_bytes(), "rfc9309").unwrap();
     let found: Vec<Value> = serde_json::from_str(&tester.lint()).unwrap();

@@ -32,9 +32,14 @@ const whyNoRule = {
 export function verdictRows(verdicts, selected) {
   return verdicts
     .map((v, i) => {
-      const rule = v.rule
-        ? `<code>${escapeHtml(directive[v.rule])}: ${escapeHtml(v.pattern)}</code>`
-        : `<span class="muted">${whyNoRule[v.reason] ?? ''}</span>`;
+      // Google's empty Disallow names its line but disallows nothing: say so, as the
+      // command line does, rather than show an allowed URL beside a bare Disallow.
+      const emptyDisallow = v.rule === 'disallow' && v.allowed;
+      const rule = emptyDisallow
+        ? '<code>Disallow:</code> <span class="muted">empty: disallows nothing</span>'
+        : v.rule
+          ? `<code>${escapeHtml(directive[v.rule])}: ${escapeHtml(v.pattern)}</code>`
+          : `<span class="muted">${whyNoRule[v.reason] ?? ''}</span>`;
       const verdict = v.allowed ? (v.embargo_days != null ? 'embargo' : 'allowed') : 'disallowed';
       return `<tr data-index="${i}" data-verdict="${verdict}" data-line="${v.line ?? 0}"${i === selected ? ' class="selected" aria-current="true"' : ''}>
 <td class="verdict">${verdictBadge(v)}</td>

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Reason, Verdict};
+use robots_web::decided_by_empty_disallow;
 pub use robots_web::VerdictJson;
 
 use crate::input::{self, EngineArgs};
@@ -29,6 +30,10 @@ the embargo; each is null when there is none. \"reason\" says why, as the browse
 tester does: robots-txt (/robots.txt is always allowed), no-group (no group for this
 agent), no-match (no rule matched), longest (the longest matching rule decided) or
 tie-won-by-allow (an allow and a disallow of the same length matched; the allow won).
+With --profile google an empty `Disallow:` matches every path with length 0 and never
+disallows: when nothing else matches, it is named as the deciding rule, \"allowed\" is
+true and \"reason\" is no-match, and text output says \"empty Disallow: disallows
+nothing\".
 
 Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
 or an unreadable file.")]
@@ -78,6 +83,23 @@ pub fn verdict_json<'a>(url: &'a str, verdict: &Verdict<'a>) -> String {
     serde_json::to_string(&VerdictJson::new(url, verdict)).expect("a verdict always serialises")
 }
 
+/// The rule that decided, as verdict lines name it: `line 3: Allow: /a`, control
+/// characters escaped. Google's empty Disallow names its line without disallowing
+/// anything, and says so rather than look like a disallow.
+pub fn rule_text(verdict: &Verdict<'_>) -> Option<String> {
+    let rule = verdict.decided_by()?;
+    Some(if decided_by_empty_disallow(verdict) {
+        format!("line {}: empty Disallow: disallows nothing", rule.line())
+    } else {
+        format!(
+            "line {}: {}: {}",
+            rule.line(),
+            rule.kind().directive(),
+            printable(rule.pattern())
+        )
+    })
+}
+
 /// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`, control characters escaped.
 pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
     let word = if verdict.allowed() {
@@ -85,13 +107,8 @@ pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
     } else {
         style.red("DISALLOWED")
     };
-    let why = match (verdict.decided_by(), verdict.reason()) {
-        (Some(rule), _) => format!(
-            "line {}: {}: {}",
-            rule.line(),
-            rule.kind().directive(),
-            printable(rule.pattern())
-        ),
+    let why = match (rule_text(verdict), verdict.reason()) {
+        (Some(rule), _) => rule,
         (None, Reason::RobotsTxt) => "/robots.txt is always allowed".to_owned(),
         (None, Reason::NoGroup) => "no group for this agent".to_owned(),
         (None, _) => "no rule matched".to_owned(),

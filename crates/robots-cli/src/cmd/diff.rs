@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use robots::{Robots, Verdict};
 
-use crate::cmd::check::{Format, VerdictJson};
+use crate::cmd::check::{rule_text, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
 
@@ -149,17 +149,7 @@ fn describe(v: &Verdict<'_>, style: Style) -> String {
     } else {
         style.red("DISALLOWED")
     };
-    let rule = v
-        .decided_by()
-        .map(|r| {
-            format!(
-                " (line {}: {}: {})",
-                r.line(),
-                r.kind().directive(),
-                printable(r.pattern())
-            )
-        })
-        .unwrap_or_default();
+    let rule = rule_text(v).map(|r| format!(" ({r})")).unwrap_or_default();
     let embargo = v
         .embargo()
         .map(|e| format!(" [embargo {} days]", e.days()))

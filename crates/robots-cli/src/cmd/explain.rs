@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Agent, EmbargoAllowUse, Explanation, Robots, Selection};
+use robots_web::reason_text;
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
@@ -137,7 +138,7 @@ fn as_text(
     out += &format!(
         "{}  {word}{by}: {}{embargo}\n",
         style.dim("verdict"),
-        v.reason().describe()
+        reason_text(v)
     );
     if let Some(rule) = v.decided_by() {
         out += "\n";
@@ -169,7 +170,7 @@ fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> se
         "allowed": v.allowed(),
         "decided_by": v.decided_by().map(rule),
         "reason": v.reason().name(),
-        "reason_text": v.reason().describe(),
+        "reason_text": reason_text(v),
         "embargo_days": v.embargo().map(|p| p.days()),
     })
 }
