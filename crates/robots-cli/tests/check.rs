@@ -399,7 +399,7 @@ fn json_says_why_in_the_web_testers_words() {
             "tie-won-by-allow",
             "longest",
             "no-match",
-            "no-match"
+            "empty-disallow"
         ]
     );
 }

@@ -110,6 +110,7 @@ fn explain_and_diff_say_googles_empty_disallow_disallows_nothing() {
         (j["allowed"].as_bool(), &j["decided_by"]["line"]),
         (Some(true), &Value::from(2))
     );
+    assert_eq!(j["reason"], "empty-disallow");
     assert_eq!(j["reason_text"], said);
     let path = file.to_str().unwrap();
     let args = [

@@ -4,7 +4,7 @@
 use robots::{Agent, Explanation};
 use serde::Serialize;
 
-use crate::verdicts::{reason_text, VerdictJson};
+use crate::verdicts::VerdictJson;
 
 /// Everything that went into one verdict, with sentences for people.
 #[derive(Debug, Serialize)]
@@ -60,7 +60,7 @@ impl<'a> ExplanationJson<'a> {
             matches,
             embargo_allow: e.embargo_allow.name(),
             embargo_allow_text: e.embargo_allow.describe(),
-            reason_text: reason_text(&e.verdict),
+            reason_text: e.verdict.reason().describe(),
         }
     }
 }

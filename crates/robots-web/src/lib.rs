@@ -29,4 +29,4 @@ pub mod serve;
 
 pub use error::WebError;
 pub use tester::Tester;
-pub use verdicts::{decided_by_empty_disallow, reason_text, VerdictJson};
+pub use verdicts::VerdictJson;

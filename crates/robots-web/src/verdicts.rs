@@ -2,7 +2,7 @@
 //! page's results table reads (kept here, where both the command line and the page can
 //! use it), and the sentence that says why.
 
-use robots::{RuleKind, Verdict};
+use robots::Verdict;
 use serde::Serialize;
 
 /// A verdict as other tools read it, in this field order; fields that do not apply are
@@ -17,7 +17,7 @@ pub struct VerdictJson<'a> {
     pub pattern: Option<&'a str>,
     pub embargo_days: Option<u32>,
     /// Why the verdict came out so: [`robots::Reason::name`] (`robots-txt`, `no-group`,
-    /// `no-match`, `longest`, `tie-won-by-allow`); `robots fetch` adds `unavailable` and
+    /// `no-match`, `longest`, `tie-won-by-allow`, `empty-disallow`); `robots fetch` adds `unavailable` and
     /// `unreachable` for a site without a robots.txt to parse. Last, so that the fields
     /// before it keep the places they had before it was added.
     pub reason: &'static str,
@@ -35,27 +35,5 @@ impl<'a> VerdictJson<'a> {
             embargo_days: verdict.embargo().map(|e| e.days()),
             reason: verdict.reason().name(),
         }
-    }
-}
-
-/// Whether the rule that decided `verdict` is a Disallow that did not disallow: in the
-/// Google profile an empty `Disallow:` matches every path with length 0 and the engine
-/// names its line, but a match of length 0 never disallows.
-pub fn decided_by_empty_disallow(verdict: &Verdict<'_>) -> bool {
-    verdict.allowed()
-        && verdict
-            .decided_by()
-            .is_some_and(|r| r.kind() == RuleKind::Disallow)
-}
-
-/// Why the verdict came out so, in a sentence for people: the engine's
-/// [`robots::Reason::describe`], but for an empty Disallow that decided (see
-/// [`decided_by_empty_disallow`]), which the engine files under "no rule matches" while
-/// it names that rule's line.
-pub fn reason_text(verdict: &Verdict<'_>) -> &'static str {
-    if decided_by_empty_disallow(verdict) {
-        "an empty Disallow matches with length 0 and disallows nothing, so the URL is allowed"
-    } else {
-        verdict.reason().describe()
     }
 }

@@ -121,8 +121,12 @@ fn googles_empty_disallow_is_said_to_disallow_nothing() {
     let e: Value =
         serde_json::from_str(&tester.explain("ExampleBot", false, "/a").unwrap()).unwrap();
     assert_eq!(
-        (&e["verdict"]["allowed"], &e["verdict"]["line"]),
-        (&json!(true), &json!(2))
+        (
+            &e["verdict"]["allowed"],
+            &e["verdict"]["line"],
+            &e["verdict"]["reason"]
+        ),
+        (&json!(true), &json!(2), &json!("empty-disallow"))
     );
     assert_eq!(
         e["reason_text"],

@@ -34,7 +34,7 @@ export function verdictRows(verdicts, selected) {
     .map((v, i) => {
       // Google's empty Disallow names its line but disallows nothing: say so, as the
       // command line does, rather than show an allowed URL beside a bare Disallow.
-      const emptyDisallow = v.rule === 'disallow' && v.allowed;
+      const emptyDisallow = v.reason === 'empty-disallow';
       const rule = emptyDisallow
         ? '<code>Disallow:</code> <span class="muted">empty: disallows nothing</span>'
         : v.rule

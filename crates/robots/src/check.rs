@@ -63,7 +63,7 @@ impl Robots {
             allowed,
             decided_by: Some(self.rule_view(rule)),
             reason: if allowed {
-                Reason::NoMatch
+                Reason::EmptyDisallow
             } else {
                 Reason::Longest
             },

@@ -84,6 +84,9 @@ pub enum Reason {
     Longest,
     /// An allow and a disallow matched with the same length; the allow wins.
     TieWonByAllow,
+    /// Google profile: an empty `Disallow:` matched with length 0 and nothing longer
+    /// did; it names its line, but a match of length 0 disallows nothing.
+    EmptyDisallow,
 }
 
 impl Reason {
@@ -95,6 +98,7 @@ impl Reason {
             Reason::NoMatch => "no-match",
             Reason::Longest => "longest",
             Reason::TieWonByAllow => "tie-won-by-allow",
+            Reason::EmptyDisallow => "empty-disallow",
         }
     }
 
@@ -107,6 +111,9 @@ impl Reason {
             Reason::Longest => "the longest matching rule decides (RFC 9309 §2.2.2)",
             Reason::TieWonByAllow => {
                 "an allow and a disallow of the same length match; the allow wins"
+            }
+            Reason::EmptyDisallow => {
+                "an empty Disallow matches with length 0 and disallows nothing, so the URL is allowed"
             }
         }
     }

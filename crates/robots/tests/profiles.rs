@@ -1,7 +1,7 @@
 //! Every documented difference between the RFC 9309 and Google profiles, with the
 //! same input run through both so that each side of the difference is asserted.
 
-use robots::{Agent, Options, Profile, Robots};
+use robots::{Agent, Options, Profile, Reason, Robots};
 
 /// (allowed, deciding line) under each profile, for the agent given as a token.
 fn both(file: &[u8], agent: &str, url: &str) -> [(bool, Option<u32>); 2] {
@@ -70,6 +70,13 @@ fn empty_disallow_names_its_line_only_in_google() {
     let [rfc, google] = both(file, "Bot", "/x");
     assert_eq!(rfc, (true, None));
     assert_eq!(google, (true, Some(2)));
+    // Named, yet it disallowed nothing: the verdict says so.
+    let reason = |profile| {
+        let robots = Robots::parse_with(file, Options::new().profile(profile));
+        robots.check(&Agent::verbatim("Bot"), "/x").reason()
+    };
+    assert_eq!(reason(Profile::Rfc9309), Reason::NoMatch);
+    assert_eq!(reason(Profile::Google), Reason::EmptyDisallow);
 }
 
 #[test]

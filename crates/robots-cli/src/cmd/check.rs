@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Reason, Verdict};
-use robots_web::decided_by_empty_disallow;
 pub use robots_web::VerdictJson;
 
 use crate::input::{self, EngineArgs};
@@ -29,10 +28,10 @@ disallow, embargo-allow) and \"pattern\" name the rule that decided, and \"embar
 the embargo; each is null when there is none. \"reason\" says why, as the browser
 tester does: robots-txt (/robots.txt is always allowed), no-group (no group for this
 agent), no-match (no rule matched), longest (the longest matching rule decided) or
-tie-won-by-allow (an allow and a disallow of the same length matched; the allow won).
-With --profile google an empty `Disallow:` matches every path with length 0 and never
-disallows: when nothing else matches, it is named as the deciding rule, \"allowed\" is
-true and \"reason\" is no-match, and text output says \"empty Disallow: disallows
+tie-won-by-allow (an allow and a disallow of the same length matched; the allow won),
+and with --profile google empty-disallow: there an empty `Disallow:` matches every path
+with length 0 and never disallows, so when nothing else matches it is named as the
+deciding rule, \"allowed\" is true, and text output says \"empty Disallow: disallows
 nothing\".
 
 Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
@@ -88,7 +87,7 @@ pub fn verdict_json<'a>(url: &'a str, verdict: &Verdict<'a>) -> String {
 /// anything, and says so rather than look like a disallow.
 pub fn rule_text(verdict: &Verdict<'_>) -> Option<String> {
     let rule = verdict.decided_by()?;
-    Some(if decided_by_empty_disallow(verdict) {
+    Some(if verdict.reason() == Reason::EmptyDisallow {
         format!("line {}: empty Disallow: disallows nothing", rule.line())
     } else {
         format!(

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Agent, EmbargoAllowUse, Explanation, Robots, Selection};
-use robots_web::reason_text;
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
@@ -138,7 +137,7 @@ fn as_text(
     out += &format!(
         "{}  {word}{by}: {}{embargo}\n",
         style.dim("verdict"),
-        reason_text(v)
+        v.reason().describe()
     );
     if let Some(rule) = v.decided_by() {
         out += "\n";
@@ -170,7 +169,7 @@ fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> se
         "allowed": v.allowed(),
         "decided_by": v.decided_by().map(rule),
         "reason": v.reason().name(),
-        "reason_text": reason_text(v),
+        "reason_text": v.reason().describe(),
         "embargo_days": v.embargo().map(|p| p.days()),
     })
 }
