@@ -13,14 +13,12 @@ use crate::normalize::query_delimiter_escape;
 /// path's query unless it holds the `?` itself; after its first `?` it was normalised as
 /// a query.
 pub(crate) fn query_escapes(pattern: &[u8]) -> bool {
-    let Some(star) = pattern.iter().position(|&b| b == b'*') else {
+    let Some(star) = crate::swar::find(pattern, b'*') else {
         return false;
     };
-    let query = pattern.iter().position(|&b| b == b'?');
-    let zone = pattern
-        .get(star..query.unwrap_or(pattern.len()))
-        .unwrap_or_default();
-    (0..zone.len()).any(|i| query_delimiter_escape(&zone[i..]).is_some())
+    let query = crate::swar::find(pattern, b'?').unwrap_or(pattern.len());
+    let zone = pattern.get(star..query).unwrap_or_default();
+    memchr::memchr_iter(b'%', zone).any(|i| query_delimiter_escape(&zone[i..]).is_some())
 }
 
 /// [`matches`](crate::pattern::matches) for a pattern with [`query_escapes`]: each segment after the first `*` is

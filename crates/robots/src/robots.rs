@@ -173,7 +173,8 @@ pub(crate) struct RuleParts {
     pub anchored: bool,
     /// Never matches (an empty pattern in the RFC 9309 profile).
     pub inert: bool,
-    /// The pattern has [`crate::across_query::query_escapes`] (RFC 9309 profile only).
+    /// The pattern has [`crate::across_query::query_escapes`] (RFC 9309 profile only);
+    /// [`RuleLine::like`] takes it over with the model's filter.
     pub across_query: bool,
 }
 

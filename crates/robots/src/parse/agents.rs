@@ -69,7 +69,7 @@ impl Parser {
         // RFC 9309 compares the whole token, so a `*` in it (`Mediapartners-Google*`,
         // written as if it were a pattern) leaves the crawler to the `*` groups; Google's
         // matcher reads only the letters before it.
-        let wildcard = !alpha && token_text.contains(&b'*');
+        let wildcard = outside_rfc && !alpha && token_text.contains(&b'*');
         let quote = Quote::two(value_span, token.len);
         if with_version {
             self.report(

@@ -59,11 +59,6 @@ impl Parser {
         if kind == RuleKind::EmbargoAllow {
             self.embargo_allows.push((group as u32, at.line, at.site()));
         }
-        // Only a value that normalising changed (one holding a `%`) can hold an escape;
-        // Google compares escapes as written.
-        let across_query = !behaviour.escape_patterns_only
-            && facts.wildcard.is_none()
-            && crate::across_query::query_escapes(self.robots.text(pattern));
         let parts = RuleParts {
             kind,
             line: at.line,
@@ -71,7 +66,7 @@ impl Parser {
             pattern,
             anchored,
             inert,
-            across_query,
+            across_query: false,
         };
         // A value repeated from the previous group has the pattern, so the filter, of
         // the rule made of it there.
@@ -82,7 +77,20 @@ impl Parser {
                 let wildcard = facts
                     .wildcard
                     .unwrap_or_else(|| crate::swar::find(text, b'*').is_some());
-                RuleLine::new(parts, text, wildcard)
+                // Only a wildcard value that normalising changed (one holding a `%`) can
+                // hold such an escape; Google compares escapes as written.
+                let across_query = wildcard
+                    && facts.wildcard.is_none()
+                    && !behaviour.escape_patterns_only
+                    && crate::across_query::query_escapes(text);
+                RuleLine::new(
+                    RuleParts {
+                        across_query,
+                        ..parts
+                    },
+                    text,
+                    wildcard,
+                )
             }
         };
         self.push(group, rule);
