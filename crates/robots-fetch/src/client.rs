@@ -77,8 +77,11 @@ impl Client {
         })
     }
 
-    /// Asks for `url`, following redirects.
+    /// Asks for `url`, following redirects, all within the timeout: a chain of slow
+    /// redirects must not hold a lookup (and every caller waiting on it) for a timeout
+    /// per hop.
     pub async fn get(&self, url: Url, conditional: Option<Conditional<'_>>) -> Reply {
+        let deadline = tokio::time::Instant::now() + self.timeout;
         let mut chain: Vec<Hop> = Vec::new();
         let mut url = url;
         loop {
@@ -86,7 +89,7 @@ impl Client {
                 .as_ref()
                 .filter(|c| *c.url == url)
                 .map(|c| c.validators);
-            let step = tokio::time::timeout(self.timeout, self.one(&url, validators)).await;
+            let step = tokio::time::timeout_at(deadline, self.one(&url, validators)).await;
             let (status, headers, body) = match step {
                 Err(_) => {
                     return Reply::Unreachable {
@@ -197,6 +200,15 @@ impl Client {
         let headers = std::mem::take(response.headers_mut());
         if !status.is_success() {
             return Ok((status, headers, None));
+        }
+        // The client removes the header of a coding it undid (gzip, br, deflate); one left
+        // means bytes that are not the file, and reading them as robots.txt would find no
+        // rules and allow everything.
+        if let Some(coding) = headers.get(header::CONTENT_ENCODING) {
+            let coding = String::from_utf8_lossy(coding.as_bytes()).trim().to_owned();
+            if !coding.eq_ignore_ascii_case("identity") {
+                return Err(Unreachable::Coding(coding));
+            }
         }
         let body = read_limited(&mut response, self.limit, self.timeout).await?;
         Ok((status, headers, Some(body)))

@@ -80,7 +80,8 @@ impl Config {
         self
     }
 
-    /// The longest one request may take, from connecting to the last byte of the body.
+    /// The longest a lookup may take, from connecting to the last byte of the body,
+    /// redirects included.
     pub fn timeout(mut self, timeout: Duration) -> Config {
         self.timeout = timeout;
         self

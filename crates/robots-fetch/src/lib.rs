@@ -17,11 +17,12 @@
 //!
 //! | the server | the answer ([`Source`]) | the rules ([`Rules`]) |
 //! | --- | --- | --- |
-//! | 2xx | fetched | the body, read up to the parse limit and no further (§2.5; one byte more, to tell whether the limit cuts a line, which is then dropped) |
+//! | 2xx | fetched | the body, decoded (gzip, br, deflate) and read up to the parse limit and no further (§2.5; one byte more, to tell whether the limit cuts a line, which is then dropped) |
+//! | 2xx in another content coding | unreachable: the file cannot be read ([`Unreachable::Coding`]) | as for 5xx |
 //! | 3xx | followed, up to 5 times, across hosts; the rules are the original origin's (§2.3.1.2) | whatever the last response gives |
 //! | more than 5 redirects, a loop, a bad Location | unavailable | allow all |
 //! | 4xx | unavailable (§2.3.1.3); 429 optionally unreachable ([`TooManyRequests`]) | allow all |
-//! | 5xx, DNS failure, refused connection, timeout, broken body | unreachable (§2.3.1.4) | disallow all (but `/robots.txt` itself, in the RFC 9309 profile: [`Answer::decide`]), or the cached copy if there is one |
+//! | 5xx, DNS failure, refused connection, timeout (of the whole lookup, redirects included), broken body | unreachable (§2.3.1.4) | disallow all (but `/robots.txt` itself, in the RFC 9309 profile: [`Answer::decide`]), or the cached copy if there is one |
 //! | unreachable for 30 days (configurable) | unreachable | allow all, or the cached copy ([`AfterOutage`]) |
 //!
 //! # Caching

@@ -96,6 +96,10 @@ pub enum Unreachable {
     Timeout(Duration),
     /// The connection broke or the server did not speak HTTP properly.
     Protocol(String),
+    /// The body came in a content coding that cannot be undone (only gzip, br and
+    /// deflate can), so the file could not be read: counted as unreachable rather than
+    /// read as a file of no rules.
+    Coding(String),
 }
 
 impl fmt::Display for Unreachable {
@@ -106,6 +110,10 @@ impl fmt::Display for Unreachable {
             Unreachable::Connect(why) => write!(f, "cannot connect: {why}"),
             Unreachable::Timeout(after) => write!(f, "no complete answer within {after:?}"),
             Unreachable::Protocol(why) => write!(f, "broken response: {why}"),
+            Unreachable::Coding(coding) => write!(
+                f,
+                "the body is in content coding `{coding}`, which cannot be decoded (gzip, br and deflate can)"
+            ),
         }
     }
 }

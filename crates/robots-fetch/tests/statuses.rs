@@ -91,6 +91,40 @@ async fn status_200_brotli_is_decoded() {
 }
 
 #[tokio::test]
+async fn status_200_deflate_is_decoded() {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(ROBOTS.as_bytes()).unwrap();
+    let body = z.finish().unwrap();
+    let server =
+        Server::start(move |_| Reply::ok(body.clone()).header("Content-Encoding", "deflate")).await;
+    let answer = look_up(&server).await;
+    assert_eq!(answer.source(), &Source::Fetched);
+    assert!(!allowed(&answer, "/private"));
+}
+
+/// Bytes in a coding that cannot be undone are not the file: read as robots.txt they
+/// would hold no rules and allow everything.
+#[tokio::test]
+async fn status_200_in_a_coding_that_cannot_be_undone_is_unreachable() {
+    let server = Server::start(|_| {
+        Reply::ok(b"\x1f\x9d\x90User-agent".to_vec()).header("Content-Encoding", "compress")
+    })
+    .await;
+    let answer = look_up(&server).await;
+    assert_eq!(
+        answer.source(),
+        &Source::Unreachable {
+            error: Unreachable::Coding("compress".into()),
+            fallback: Fallback::DisallowAll
+        }
+    );
+    assert!(!allowed(&answer, "/public"));
+    let identity =
+        Server::start(|_| Reply::ok(ROBOTS).header("Content-Encoding", "identity")).await;
+    assert_eq!(look_up(&identity).await.source(), &Source::Fetched);
+}
+
+#[tokio::test]
 async fn redirect_301_to_another_host_applies_to_the_original_origin() {
     let b = Server::start(|_| Reply::ok("User-agent: *\nDisallow: /from-b\n")).await;
     let target = b.url_at("b.test", "/robots.txt");
@@ -322,6 +356,28 @@ async fn a_server_that_never_answers_times_out() {
         }
     );
     assert_eq!(server.hits(), 1);
+}
+
+/// The timeout holds for the whole lookup: five redirects that each take most of it do
+/// not get a timeout each.
+#[tokio::test]
+async fn the_timeout_covers_the_redirects_too() {
+    let server = Server::start_slow(Duration::from_millis(150), |request| {
+        let hop: u32 = request.path.trim_start_matches("/hop").parse().unwrap_or(0);
+        Reply::redirect(302, &format!("/hop{}", hop + 1))
+    })
+    .await;
+    let clock = ManualClock::starting_now();
+    let f = Fetcher::new(config(&clock).timeout(Duration::from_millis(400))).unwrap();
+    let answer = f.lookup(&server.url("/")).await.unwrap();
+    assert_eq!(
+        answer.source(),
+        &Source::Unreachable {
+            error: Unreachable::Timeout(Duration::from_millis(400)),
+            fallback: Fallback::DisallowAll
+        }
+    );
+    assert!(server.hits() <= 3, "{} requests", server.hits());
 }
 
 #[tokio::test]

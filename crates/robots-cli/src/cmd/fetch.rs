@@ -63,8 +63,8 @@ pub struct Args {
     #[arg(long, value_name = "HEADER")]
     pub user_agent: Option<String>,
 
-    /// Seconds one request may take, body included, before the site counts as unreachable
-    /// (at least 1).
+    /// Seconds the lookup may take, redirects and body included, before the site counts as
+    /// unreachable (at least 1).
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = timeout_secs)]
     pub timeout: u64,
 
