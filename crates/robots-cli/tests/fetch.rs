@@ -91,6 +91,10 @@ fn json_reports_the_fetch_then_verdicts_in_the_check_shape() {
     assert_eq!(report["size"], ROBOTS.len());
     assert_eq!(report["truncated"], false);
     assert_eq!(report["sitemaps"][0], "http://example.test/s.xml");
+    assert_eq!(
+        (&report["lint_errors"], &report["lint_warnings"]),
+        (&serde_json::json!(0), &serde_json::json!(0))
+    );
     assert!(report["fresh_for_secs"].as_u64().unwrap() > 23 * 3600);
     assert_eq!(
         lines[1],
@@ -319,4 +323,36 @@ fn errors_escape_control_characters_in_url_arguments() {
         assert!(!common::raw_controls(&err), "{err:?}");
         assert!(err.contains(needle), "{err}");
     }
+}
+
+/// A robots.txt in UTF-16 (little-endian, here without its byte-order mark, which this
+/// text-only test server cannot send), as some Windows servers send it: to a UTF-8
+/// reader its keys are unknown, so the file has no rules, which the report must not pass
+/// over.
+fn utf16(_: &str) -> String {
+    let body: String = "User-agent: *\nDisallow: /\n"
+        .chars()
+        .flat_map(|c| [c, '\0'])
+        .collect();
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn the_report_counts_what_parsing_the_body_found() {
+    let port = serve(utf16);
+    let url = format!("http://127.0.0.1:{port}/");
+    let args = ["fetch", &url, "--agent", "ExampleBot"];
+    let out = robots(&[&args[..], &["--format", "json"]].concat());
+    let report = &json_lines(&out)[0];
+    assert!(
+        report["lint_errors"].as_u64().unwrap() + report["lint_warnings"].as_u64().unwrap() > 0,
+        "{report}"
+    );
+    let out = robots(&[&args[..], &["--color", "never"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("lint "), "{text}");
+    assert!(text.contains("run `robots lint` on it"), "{text}");
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use robots::Agent;
+use robots::{Agent, Severity};
 use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
 use url::Url;
 
@@ -31,8 +31,10 @@ Google's matcher treats /robots.txt like any path).
 
 With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
 unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\" (bytes read),
-\"truncated\", \"parsed\", \"sitemaps\" and \"crawl_delay_secs\", followed by one line per URL in
-the shape of `robots check --format json`. When no robots.txt was parsed, a URL's
+\"truncated\", \"parsed\", \"sitemaps\", \"crawl_delay_secs\", and \"lint_errors\" and
+\"lint_warnings\" (what parsing the body found; text output names them too, so that a
+file that does not mean what it says, one in UTF-16 say, does not pass unremarked),
+followed by one line per URL in the shape of `robots check --format json`. When no robots.txt was parsed, a URL's
 \"reason\" is unavailable (everything allowed), unreachable (everything disallowed) or
 robots-txt (/robots.txt itself, allowed while the file is unreachable).
 
@@ -202,6 +204,8 @@ struct ReportJson<'a> {
     parsed: Option<usize>,
     sitemaps: Vec<&'a str>,
     crawl_delay_secs: Option<f64>,
+    lint_errors: Option<usize>,
+    lint_warnings: Option<usize>,
 }
 
 fn report_json(answer: &Answer, agent: &Agent) -> String {
@@ -230,6 +234,8 @@ fn report_json(answer: &Answer, agent: &Agent) -> String {
             .map(|r| r.parsed_bytes()),
         sitemaps: answer.sitemaps(),
         crawl_delay_secs: answer.crawl_delay(agent).map(|d| d.as_secs_f64()),
+        lint_errors: findings(answer).map(|f| f.errors),
+        lint_warnings: findings(answer).map(|f| f.warnings),
     };
     serde_json::to_string(&json).expect("a report always serialises")
 }
@@ -265,6 +271,15 @@ fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
             _ => text.push_str(&format!("  size {} bytes\n", body.read)),
         }
     }
+    if let Some(found) = findings(answer).filter(|f| f.errors + f.warnings > 0) {
+        text.push_str(&format!(
+            "  lint {} error{}, {} warning{}: save the body and run `robots lint` on it\n",
+            found.errors,
+            if found.errors == 1 { "" } else { "s" },
+            found.warnings,
+            if found.warnings == 1 { "" } else { "s" },
+        ));
+    }
     for sitemap in answer.sitemaps() {
         text.push_str(&format!("  sitemap {}\n", printable(sitemap)));
     }
@@ -272,6 +287,28 @@ fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
         text.push_str(&format!("  crawl-delay {}s\n", delay.as_secs_f64()));
     }
     text
+}
+
+/// How many errors and warnings parsing the fetched body found: a file that does not
+/// mean what it says (one in UTF-16, say, read as no rules) should not pass unremarked.
+struct Findings {
+    errors: usize,
+    warnings: usize,
+}
+
+fn findings(answer: &Answer) -> Option<Findings> {
+    let robots = answer.body().and(answer.rules().robots())?;
+    let count = |severity| {
+        robots
+            .diagnostics()
+            .iter()
+            .filter(|d| d.severity() == severity)
+            .count()
+    };
+    Some(Findings {
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+    })
 }
 
 fn human(d: Duration) -> String {
