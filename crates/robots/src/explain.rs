@@ -102,9 +102,14 @@ impl Robots {
     /// Explains the verdict for `agent` on `url`; `explanation.verdict` equals
     /// [`Robots::check`]'s.
     pub fn explain(&self, agent: &Agent, url: &str) -> Explanation<'_> {
-        let verdict = self.check(agent, url);
+        self.explain_bytes(agent, url.as_bytes())
+    }
+
+    /// [`Robots::explain`] for a URL given as bytes, as [`Robots::check_bytes`] takes it.
+    pub fn explain_bytes(&self, agent: &Agent, url: &[u8]) -> Explanation<'_> {
+        let verdict = self.check_bytes(agent, url);
         let mut bufs = crate::normalize::PathBufs::default();
-        let path = crate::check::match_path(&self.behaviour, url.as_bytes(), &mut bufs);
+        let path = crate::check::match_path(&self.behaviour, url, &mut bufs);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
         let has_embargo_allow = rules().any(|r| r.kind() == RuleKind::EmbargoAllow);

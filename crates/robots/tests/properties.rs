@@ -250,6 +250,14 @@ proptest! {
                 if !v.allowed() {
                     prop_assert_eq!(v.decided_by().map(|r| r.kind()), Some(RuleKind::Disallow));
                 }
+                // An explanation gives the check's verdict, and lists the rule that decided
+                // among those that match.
+                let e = robots.explain_bytes(&agent, &url);
+                let decider = v.decided_by().map(|r| r.line());
+                prop_assert_eq!((e.verdict.allowed(), e.verdict.decided_by().map(|r| r.line())), (v.allowed(), decider));
+                if let Some(line) = decider {
+                    prop_assert!(e.matches.iter().any(|m| m.rule.line() == line));
+                }
                 let chosen = robots.group_for(&agent);
                 let _ = (chosen.crawl_delay(), chosen.request_rate(), chosen.embargo());
             }
