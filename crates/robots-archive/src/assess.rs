@@ -15,6 +15,13 @@ use crate::Error;
 /// for one, fetches the start page before robots.txt.
 pub const LOOK_AHEAD_SECS: i64 = 24 * 3600;
 
+/// How much older than a capture a readable robots.txt capture may be and still stand in
+/// for an unreachable (5xx) one: DESIGN.md's fetcher keeps its cached copy for the first
+/// 30 days of an outage (RFC 9309 §2.3.1.4), and an outage that began after the copy was
+/// read is shorter than that while the copy is younger; past it, which rules the crawler
+/// had is unknown, so the capture stays disallowed.
+const CACHED_COPY_SECS: i64 = 30 * 24 * 3600;
+
 /// Rows assessed per transaction.
 const BATCH: usize = 1000;
 
@@ -99,8 +106,18 @@ fn assess(
         embargo_days: None,
         embargo_until: None,
     };
-    let Some((robots_id, status)) = governing(tx, &record.origin, record.captured)? else {
+    let Some(nearest) = governing(tx, &record.origin, record.captured)? else {
         return Ok(flagged(None, CaptureVerdict::NoRobots));
+    };
+    // RFC 9309 §2.3.1.4: an unreachable robots.txt means complete disallow, unless the
+    // crawler still had a copy it read before (§2.4 lets it keep one while unreachable).
+    let (robots_id, status) = if (500..=599).contains(&nearest.status) {
+        match cached_copy(tx, &record.origin, &nearest, record.captured)? {
+            Some(copy) => (copy.record, copy.status),
+            None => return Ok(flagged(Some(nearest.record), CaptureVerdict::Disallowed)),
+        }
+    } else {
+        (nearest.record, nearest.status)
     };
     let released_now = Assessment {
         robots_record: Some(robots_id),
@@ -108,12 +125,9 @@ fn assess(
         embargo_days: None,
         embargo_until: Some(record.captured),
     };
-    match status {
-        // RFC 9309 §2.3.1.3: an unavailable robots.txt means no rules.
-        400..=499 => return Ok(released_now),
-        // §2.3.1.4: an unreachable one means complete disallow.
-        500..=599 => return Ok(flagged(Some(robots_id), CaptureVerdict::Disallowed)),
-        _ => {}
+    // §2.3.1.3: an unavailable robots.txt means no rules.
+    if (400..=499).contains(&status) {
+        return Ok(released_now);
     }
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
@@ -150,33 +164,76 @@ fn assess(
     })
 }
 
+/// A robots.txt capture as `governing` and `cached_copy` find it.
+struct RobotsCapture {
+    record: i64,
+    captured: i64,
+    status: u16,
+}
+
+fn robots_capture(r: &rusqlite::Row<'_>) -> rusqlite::Result<RobotsCapture> {
+    Ok(RobotsCapture {
+        record: r.get(0)?,
+        captured: r.get(1)?,
+        status: r.get(2)?,
+    })
+}
+
 /// The robots.txt capture nearest in time: the latest at or before the capture, else
-/// the earliest within [`LOOK_AHEAD_SECS`] after it. Returns its row and HTTP status.
+/// the earliest within [`LOOK_AHEAD_SECS`] after it.
 fn governing(
     tx: &Transaction<'_>,
     origin: &str,
     captured: Timestamp,
-) -> Result<Option<(i64, u16)>, Error> {
+) -> Result<Option<RobotsCapture>, Error> {
     let before = tx
         .prepare_cached(
-            "SELECT record, status FROM robots_txt WHERE origin = ?1 AND captured <= ?2
+            "SELECT record, captured, status FROM robots_txt WHERE origin = ?1 AND captured <= ?2
              ORDER BY captured DESC, record DESC LIMIT 1",
         )?
-        .query_row(params![origin, captured.unix()], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(params![origin, captured.unix()], robots_capture)
         .optional()?;
     if before.is_some() {
         return Ok(before);
     }
     Ok(tx
         .prepare_cached(
-            "SELECT record, status FROM robots_txt WHERE origin = ?1 AND captured > ?2
+            "SELECT record, captured, status FROM robots_txt WHERE origin = ?1 AND captured > ?2
              AND captured <= ?3 ORDER BY captured, record LIMIT 1",
         )?
         .query_row(
             params![origin, captured.unix(), captured.unix() + LOOK_AHEAD_SECS],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            robots_capture,
+        )
+        .optional()?)
+}
+
+/// The copy a crawler had when robots.txt answered `unreachable`: the latest readable
+/// capture (2xx, or 4xx for no rules) that came before it, at most [`CACHED_COPY_SECS`]
+/// older than the capture being assessed. Only captures before the 5xx count: one after
+/// it was not yet read, so a 5xx that governs from just after a page (the look-ahead)
+/// has no copy.
+fn cached_copy(
+    tx: &Transaction<'_>,
+    origin: &str,
+    unreachable: &RobotsCapture,
+    captured: Timestamp,
+) -> Result<Option<RobotsCapture>, Error> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT record, captured, status FROM robots_txt
+             WHERE origin = ?1 AND status BETWEEN 200 AND 499
+             AND (captured < ?2 OR (captured = ?2 AND record < ?3)) AND captured >= ?4
+             ORDER BY captured DESC, record DESC LIMIT 1",
+        )?
+        .query_row(
+            params![
+                origin,
+                unreachable.captured,
+                unreachable.record,
+                captured.unix() - CACHED_COPY_SECS
+            ],
+            robots_capture,
         )
         .optional()?)
 }

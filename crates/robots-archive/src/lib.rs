@@ -30,8 +30,12 @@
 //! - The robots.txt that governs a capture is the capture of `/robots.txt` of the same
 //!   origin (scheme, host, port) nearest in time: the latest at or before it, else the
 //!   earliest within 24 hours after it. 2xx: its rules apply; 4xx: no rules (RFC 9309
-//!   §2.3.1.3), released at once; 5xx: complete disallow (§2.3.1.4); 1xx and 3xx captures
-//!   are not robots.txt files and are skipped (a crawler records the redirect target).
+//!   §2.3.1.3), released at once; 5xx (unreachable): the copy the crawler had read
+//!   before, which a fetcher keeps through the first 30 days of an outage (§2.3.1.4,
+//!   §2.4; `robots-fetch` does), that is the latest 2xx or 4xx capture before the 5xx
+//!   and at most 30 days older than the capture; with no such copy, complete disallow.
+//!   1xx and 3xx captures are not robots.txt files and are skipped (a crawler records
+//!   the redirect target).
 //! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
 //!   period, the response's Last-Modified, the first time the archive observed the
 //!   content (the same URL with the same payload digest, across every ingest) and the
