@@ -43,8 +43,8 @@ pub struct IngestReport {
     /// another URL, date or payload already has (IDs are meant to be unique, but tools
     /// err): indexed all the same, without the ID, so that no capture is lost.
     pub conflicting_ids: u64,
-    /// HTTP responses without a valid WARC-Date (RFC 3339, `2026-01-31T12:00:00Z`):
-    /// with no capture time there is no embargo end, so they are not indexed.
+    /// HTTP responses without a valid WARC-Date (W3C-DTF, `2026-01-31T12:00:00Z` or
+    /// coarser): with no capture time there is no embargo end, so they are not indexed.
     pub undated: u64,
     /// Records that are not HTTP responses (requests, metadata, warcinfo…), skipped.
     pub skipped: u64,

@@ -49,9 +49,12 @@
 //! - Re-ingesting a file is a no-op, and a record already indexed from another file
 //!   (same WARC-Record-ID, URL, date and payload, e.g. a recompressed copy) is not
 //!   indexed twice; a capture whose ID another capture already has is indexed without
-//!   it, and the ingest report counts it. A response without a valid WARC-Date has no
-//!   capture time, so no embargo end: it is counted, not indexed. A robots.txt sent
-//!   gzipped or deflated is decoded; one in another coding governs nothing.
+//!   it, and the ingest report counts it. A WARC-Date may have any W3C-DTF granularity
+//!   (WARC 1.1 §5.4): to the minute, to the second with any fraction (dropped), or a
+//!   date alone, which is its first instant in UTC (`--at` on the command line reads
+//!   the same forms). A response without a valid WARC-Date has no capture time, so no
+//!   embargo end: it is counted, not indexed. A robots.txt sent gzipped or deflated is
+//!   decoded; one in another coding governs nothing.
 //! - Of a damaged file (truncated, bad gzip, wrong Content-Length), the captures before
 //!   the damage are indexed and assessed, and ingest fails naming the byte where reading
 //!   stopped; the file stays incomplete, so ingesting it again reports the damage again. Only

@@ -1,5 +1,6 @@
-//! Instants as the archive stores and shows them: whole seconds of UTC, read from RFC 3339
-//! (`--at`, WARC-Date) and written as RFC 3339, HTTP-dates and 14-digit Wayback stamps.
+//! Instants as the archive stores and shows them: whole seconds of UTC, read from W3C-DTF
+//! and RFC 3339 (`--at`, WARC-Date) and written as RFC 3339, HTTP-dates and 14-digit
+//! Wayback stamps.
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -36,12 +37,16 @@ impl Timestamp {
         Timestamp(self.0.saturating_add(secs))
     }
 
-    /// Reads RFC 3339 (`2026-01-31T12:00:00Z`, `2026-01-31T13:00:00.5+01:00`); a
-    /// fraction of a second is dropped.
+    /// Reads an RFC 3339 date-time (`2026-01-31T12:00:00Z`, `2026-01-31T13:00:00.5+01:00`)
+    /// or any coarser W3C-DTF form WARC-Date may take (WARC 1.1 §5.4): to the minute
+    /// (`2026-01-31T12:00Z`), or a date alone (`2026-01-31`, `2026-01`, `2026`), which
+    /// means its first instant in UTC. A fraction of a second is dropped. It reads
+    /// WARC-Date and the CLI's `--at` alike, so both take the same forms.
     pub fn parse_rfc3339(text: &str) -> Result<Timestamp, Error> {
-        parse_rfc3339(text.trim()).ok_or_else(|| Error::BadTime {
+        parse_w3c_dtf(text.trim()).ok_or_else(|| Error::BadTime {
             value: text.to_owned(),
-            expected: "an RFC 3339 date-time such as 2026-01-31T12:00:00Z",
+            expected: "an RFC 3339 date-time such as 2026-01-31T12:00:00Z, or a W3C-DTF date \
+                       such as 2026-01-31 (its first instant in UTC)",
         })
     }
 
@@ -137,48 +142,49 @@ impl From<Timestamp> for SystemTime {
     }
 }
 
-fn parse_rfc3339(s: &str) -> Option<Timestamp> {
-    let b = s.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = b.get(r)?;
-        if part.iter().all(u8::is_ascii_digit) {
-            std::str::from_utf8(part).ok()?.parse().ok()
-        } else {
-            None
-        }
-    };
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
-        return None;
+/// Reads W3C-DTF, the profile of ISO 8601 that WARC-Date uses (WARC 1.1 §5.4): a year,
+/// year-month or date alone is its first instant in UTC; a time has minutes, optionally
+/// seconds and a fraction (dropped), and a zone. RFC 3339's lower-case `t`, `z` and a
+/// space for `T` are read too, as RFC 3339 date-times are what most writers send.
+fn parse_w3c_dtf(text: &str) -> Option<Timestamp> {
+    let mut s = text.as_bytes();
+    let year = number(&mut s, 4)?;
+    if s.is_empty() {
+        return from_parts(year, 1, 1, 0, 0, 0);
     }
-    if !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
+    take(&mut s, b"-")?;
+    let month = number(&mut s, 2)?;
+    if s.is_empty() {
+        return from_parts(year, month, 1, 0, 0, 0);
     }
-    let local = from_parts(
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    )?;
-    let mut rest = &b[19..];
-    if rest.first() == Some(&b'.') {
-        let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if digits == 0 {
-            return None;
-        }
-        rest = &rest[1 + digits..];
+    take(&mut s, b"-")?;
+    let day = number(&mut s, 2)?;
+    if s.is_empty() {
+        return from_parts(year, month, day, 0, 0, 0);
     }
-    let offset = match rest {
-        b"Z" | b"z" => 0,
-        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-            let digits = [*h1, *h2, *m1, *m2];
-            if !digits.iter().all(u8::is_ascii_digit) {
+    take(&mut s, b"Tt ")?;
+    let hour = number(&mut s, 2)?;
+    take(&mut s, b":")?;
+    let minute = number(&mut s, 2)?;
+    let mut second = 0;
+    if take(&mut s, b":").is_some() {
+        second = number(&mut s, 2)?;
+        if take(&mut s, b".").is_some() {
+            let digits = s.iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits == 0 {
                 return None;
             }
-            let v = |i: usize| i64::from(digits[i] - b'0');
-            let (hours, minutes) = (v(0) * 10 + v(1), v(2) * 10 + v(3));
-            if hours > 23 || minutes > 59 {
+            s = &s[digits..];
+        }
+    }
+    let offset = match s {
+        b"Z" | b"z" => 0,
+        [sign @ (b'+' | b'-'), zone @ ..] => {
+            let mut zone = zone;
+            let hours = number(&mut zone, 2)?;
+            take(&mut zone, b":")?;
+            let minutes = number(&mut zone, 2)?;
+            if !zone.is_empty() || hours > 23 || minutes > 59 {
                 return None;
             }
             let secs = hours * 3600 + minutes * 60;
@@ -190,7 +196,24 @@ fn parse_rfc3339(s: &str) -> Option<Timestamp> {
         }
         _ => return None,
     };
+    let local = from_parts(year, month, day, hour, minute, second)?;
     Some(Timestamp(local.0 - offset))
+}
+
+/// Takes exactly `width` ASCII digits from the front of `s` as a number.
+fn number(s: &mut &[u8], width: usize) -> Option<i64> {
+    let digits = s.get(..width)?;
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    *s = &s[width..];
+    Some(digits.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
+}
+
+/// Takes the first byte of `s` if it is one of `allowed`.
+fn take(s: &mut &[u8], allowed: &[u8]) -> Option<()> {
+    let (first, rest) = s.split_first()?;
+    allowed.contains(first).then(|| *s = rest)
 }
 
 fn from_parts(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<Timestamp> {
@@ -260,6 +283,22 @@ mod tests {
     }
 
     #[test]
+    fn every_w3c_dtf_granularity_reads_as_its_first_instant() {
+        let read = |text| Timestamp::parse_rfc3339(text).unwrap().rfc3339();
+        assert_eq!(read("2020"), "2020-01-01T00:00:00Z");
+        assert_eq!(read("2020-02"), "2020-02-01T00:00:00Z");
+        assert_eq!(read("2020-02-29"), "2020-02-29T00:00:00Z");
+        assert_eq!(read("2020-02-01T00:00Z"), "2020-02-01T00:00:00Z");
+        assert_eq!(read("2020-02-01T10:20+01:00"), "2020-02-01T09:20:00Z");
+        assert_eq!(read("2020-02-01T10:20:30-00:30"), "2020-02-01T10:50:30Z");
+        assert_eq!(
+            read("2020-02-01T00:00:00.123456789Z"),
+            "2020-02-01T00:00:00Z"
+        );
+        assert_eq!(read(" 2020-02-01 "), "2020-02-01T00:00:00Z");
+    }
+
+    #[test]
     fn bad_dates_are_errors_not_panics() {
         for bad in [
             "",
@@ -267,9 +306,28 @@ mod tests {
             "2026-13-01T00:00:00Z",
             "2026-01-01T00:00:00",
             "2026-01-01T00:00:00+1:00",
+            "2026-01-01T00:00:00+01",
+            "2026-01-01T00:00:00+01:00:00",
+            "2026-01-01T00:00:00+24:00",
             "2026-01-01T00:00:00.Z",
+            "2026-01-01T00:00.5Z",
             "２026-01-01T00:00:00Z",
             "yesterday",
+            // W3C-DTF has no time without minutes or a zone, and no zone on a date.
+            "2026-01-01T00Z",
+            "2026-01-01T00:00",
+            "2026-01-01T",
+            "2026-01-01Z",
+            "2026-00",
+            "2026-02-30",
+            "2026-1-01",
+            "2026-",
+            "2026-01-",
+            "202",
+            "20260101",
+            "+2026",
+            "2026-01-01T24:00Z",
+            "2026-01-01T00:60Z",
         ] {
             assert!(Timestamp::parse_rfc3339(bad).is_err(), "{bad}");
         }

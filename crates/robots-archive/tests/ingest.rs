@@ -308,7 +308,12 @@ fn responses_without_a_valid_warc_date_are_counted_not_indexed() {
     );
     let text = std::fs::read(&warc).unwrap();
     let text = String::from_utf8(text).unwrap();
-    std::fs::write(&warc, text.replace("2026-01-03T00:00:00Z", "2026-01-03")).unwrap();
+    // A time without a zone is not W3C-DTF: the instant it names is unknown.
+    std::fs::write(
+        &warc,
+        text.replace("2026-01-03T00:00:00Z", "2026-01-03T00:00"),
+    )
+    .unwrap();
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
     let report = archive.ingest(&warc, &mut |_| {}).unwrap();
     assert_eq!(
@@ -319,6 +324,50 @@ fn responses_without_a_valid_warc_date_are_counted_not_indexed() {
         .captures_of(&format!("{SITE}/b"))
         .unwrap()
         .is_empty());
+}
+
+#[test]
+fn warc_dates_of_every_w3c_dtf_granularity_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |p: &str, at: &str| capture(&format!("{SITE}{p}"), at, 200, p.as_bytes());
+    let warc = write_plain_warc(
+        &dir.path().join("p.warc"),
+        &[
+            site_robots(),
+            page("/news/minute", "2026-01-02T00:00:00Z"),
+            page("/news/nanos", "2026-01-03T00:00:00Z"),
+            page("/news/day", "2026-01-04T00:00:00Z"),
+        ],
+        1,
+    );
+    let text = String::from_utf8(std::fs::read(&warc).unwrap()).unwrap();
+    let text = text
+        .replace("2026-01-02T00:00:00Z", "2026-01-02T00:00Z")
+        .replace("2026-01-03T00:00:00Z", "2026-01-03T00:00:00.123456789Z")
+        .replace("2026-01-04T00:00:00Z", "2026-01-04");
+    std::fs::write(&warc, text).unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!((report.responses, report.undated), (4, 0));
+    for (path, captured) in [
+        ("/news/minute", "2026-01-02T00:00:00Z"),
+        ("/news/nanos", "2026-01-03T00:00:00Z"),
+        ("/news/day", "2026-01-04T00:00:00Z"),
+    ] {
+        let entry = only(&archive, &format!("{SITE}{path}"));
+        assert_eq!(entry.captured, t(captured), "{path}");
+        assert_eq!(entry.verdict, Some(CaptureVerdict::Allowed), "{path}");
+        // Replay finds the record the index points at by its WARC-Date.
+        let due = entry.embargo_until.unwrap();
+        let stamp = entry.captured.fourteen_digits();
+        let req = robots_archive::Request {
+            target: format!("/web/{stamp}/{SITE}{path}"),
+            accept: None,
+        };
+        let replayed = archive.respond(&req, due);
+        assert_eq!(replayed.status, 200, "{path}");
+        assert_eq!(replayed.body, path.as_bytes());
+    }
 }
 
 #[test]

@@ -135,6 +135,14 @@ fn ingest_status_release_from_the_command_line() {
     assert_eq!(s["next_releases"][0]["first"], "2026-01-08T00:00:00Z");
     let out = robots(&["archive", "status", a, "--at", "2026-01-03T01:00:00+01:00"]);
     assert!(text(&out).contains("embargoed   4"), "{}", text(&out));
+    // A date alone is its first instant in UTC.
+    let out = robots(&["archive", "status", a, "--at", "2026-01-03"]);
+    assert!(
+        text(&out).contains("at 2026-01-03T00:00:00Z"),
+        "{}",
+        text(&out)
+    );
+    assert!(text(&out).contains("embargoed   4"), "{}", text(&out));
 
     // Releasing as of a later time than now would publish what is under embargo today.
     let early = robots(&["archive", "release", a, "--at", "2999-01-01T00:00:00Z"]);
@@ -232,7 +240,8 @@ fn ingest_warns_of_responses_it_could_not_use() {
             "2026-01-01T00:00:00Z",
             "Content-Encoding: br\r\n",
         ),
-        ("http://odd.test/page", "2026-01-01", ""),
+        // A time without a zone names no instant (W3C-DTF requires one).
+        ("http://odd.test/page", "2026-01-01T00:00", ""),
     ]
     .into_iter()
     .enumerate()

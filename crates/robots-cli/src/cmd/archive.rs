@@ -66,7 +66,8 @@ Example:
 pub struct StatusArgs {
     /// The archive directory.
     pub dir: PathBuf,
-    /// The time to report for (RFC 3339); default now.
+    /// The time to report for (RFC 3339, or a date such as 2026-06-01 for its first
+    /// instant in UTC); default now.
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
     /// Readable text, or one JSON object.
@@ -93,7 +94,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8090")]
     pub addr: SocketAddr,
-    /// Answer as if it were this time (RFC 3339), e.g. to preview a release date.
+    /// Answer as if it were this time (RFC 3339, or a date such as 2026-06-01 for its
+    /// first instant in UTC), e.g. to preview a release date.
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
 }
@@ -111,8 +113,9 @@ record is published exactly once.")]
 pub struct ReleaseArgs {
     /// The archive directory.
     pub dir: PathBuf,
-    /// Release what is due at this time (RFC 3339), now or earlier: a later time would
-    /// publish what is still under embargo. Default now.
+    /// Release what is due at this time (RFC 3339, or a date such as 2026-06-01 for its
+    /// first instant in UTC), now or earlier: a later time would publish what is still
+    /// under embargo. Default now.
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
 }
@@ -192,9 +195,9 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             );
             if report.undated > 0 {
                 line += &format!(
-                    "\n  warning: {} responses have no valid WARC-Date (RFC 3339, e.g. \
-                     2026-01-31T12:00:00Z) and were not indexed; fix the dates and ingest \
-                     the file again",
+                    "\n  warning: {} responses have no valid WARC-Date (W3C-DTF, e.g. \
+                     2026-01-31T12:00:00Z or 2026-01-31) and were not indexed; fix the \
+                     dates and ingest the file again",
                     report.undated
                 );
             }
