@@ -1,24 +1,160 @@
 //! The CDX listing `serve` answers at `/cdx`: pywb's CDX server fields plus each
 //! record's `embargo_until` and `access`, as JSON lines or space-separated text.
+//!
+//! Of pywb's query parameters, [`PARAMETERS`] are supported, with pywb's meaning; any
+//! other (`filter`, `fl`, `collapse`, `sort`, `closest`, `page`…), a repeated one, or a
+//! value outside those supported is refused with a [`CdxProblem`] naming it, never
+//! ignored, so a listing is never silently other than what was asked.
 
+use rusqlite::types::Value;
 use serde::Serialize;
 
+use crate::error::CdxProblem;
 use crate::index::{Entry, Index};
 use crate::time::Timestamp;
-use crate::url::{encode_unsafe, surt};
+use crate::url::{encode_unsafe, normalise_url, surt};
 use crate::Error;
 
 /// Most lines one CDX query returns unless it asks for fewer.
 pub const DEFAULT_LIMIT: u32 = 10_000;
 
+/// The query parameters `/cdx` supports.
+pub const PARAMETERS: [&str; 6] = ["url", "matchType", "from", "to", "limit", "output"];
+
+/// Which captures a query's URL selects, as pywb's `matchType` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchType {
+    /// The URL itself, however it was written (its SURT key).
+    Exact,
+    /// Every URL whose key starts with the URL's (`url=…/*` for short).
+    Prefix,
+    /// Every URL of the URL's host and port.
+    Host,
+    /// Every URL of the URL's host and its subdomains, on any port (`url=*.host`).
+    Domain,
+}
+
+impl MatchType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchType::Exact => "exact",
+            MatchType::Prefix => "prefix",
+            MatchType::Host => "host",
+            MatchType::Domain => "domain",
+        }
+    }
+
+    fn parse(text: &str) -> Option<MatchType> {
+        [
+            MatchType::Exact,
+            MatchType::Prefix,
+            MatchType::Host,
+            MatchType::Domain,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == text)
+    }
+}
+
 /// What a CDX query asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CdxQuery {
-    /// The URL, or a URL prefix when `prefix` is set (or the URL ended in `*`).
+    /// The URL, read as `match_type` says.
     pub url: String,
-    pub prefix: bool,
+    pub match_type: MatchType,
+    /// Only captures at or after this time.
+    pub from: Option<Timestamp>,
+    /// Only captures at or before this time.
+    pub to: Option<Timestamp>,
     pub json: bool,
     pub limit: u32,
+}
+
+impl CdxQuery {
+    /// Reads the query string of a `/cdx` request (`url=example.com/*&from=2021`), as
+    /// pywb's CDX server reads it: a URL without a scheme is http; `url=…*` means
+    /// `matchType=prefix` and `url=*.host` `matchType=domain`; `from` and `to` are 4 to
+    /// 14 digits, the start and the end of the period they name; `output` is `json` or
+    /// `text`; `limit` is at most 10,000, its default.
+    pub fn parse(query: &str) -> Result<CdxQuery, CdxProblem> {
+        let mut params: Vec<(&'static str, String)> = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = percent_decode(name);
+            let Some(&known) = PARAMETERS.iter().find(|&&p| p == name) else {
+                return Err(CdxProblem::Unsupported { name });
+            };
+            if params.iter().any(|(n, _)| *n == known) {
+                return Err(CdxProblem::Repeated { name });
+            }
+            params.push((known, percent_decode(value)));
+        }
+        let get = |name: &str| {
+            params
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let bad = |name: &'static str, value: &str, expected: &'static str| CdxProblem::BadValue {
+            name,
+            value: value.to_owned(),
+            expected,
+        };
+        let url = get("url").ok_or(CdxProblem::NoUrl)?;
+        let given = get("matchType")
+            .map(|m| {
+                MatchType::parse(m)
+                    .ok_or_else(|| bad("matchType", m, "exact, prefix, host or domain"))
+            })
+            .transpose()?;
+        let (bare, implied) = if let Some(host) = url.strip_prefix("*.") {
+            (host, Some(MatchType::Domain))
+        } else if let Some(prefix) = url.strip_suffix('*') {
+            (prefix, Some(MatchType::Prefix))
+        } else {
+            (url, None)
+        };
+        if bare.is_empty() {
+            return Err(CdxProblem::NoUrl);
+        }
+        let match_type = match (given, implied) {
+            (Some(given), Some(implied)) if given != implied => {
+                return Err(CdxProblem::Conflict {
+                    url: url.to_owned(),
+                    implied: implied.as_str(),
+                    given: given.as_str(),
+                })
+            }
+            (given, implied) => given.or(implied).unwrap_or(MatchType::Exact),
+        };
+        let stamp = "4 to 14 digits of a Wayback timestamp, such as 2021 or 20210131120000";
+        let from = get("from")
+            .map(|v| Timestamp::parse_14_digits(v).map_err(|_| bad("from", v, stamp)))
+            .transpose()?;
+        let to = get("to")
+            .map(|v| Timestamp::parse_14_digits_end(v).map_err(|_| bad("to", v, stamp)))
+            .transpose()?;
+        let json = match get("output") {
+            None | Some("text") => false,
+            Some("json") => true,
+            Some(other) => return Err(bad("output", other, "json or text")),
+        };
+        let limit = match get("limit") {
+            None => DEFAULT_LIMIT,
+            Some(v) => v
+                .parse::<u32>()
+                .map_err(|_| bad("limit", v, "a whole number of lines"))?
+                .min(DEFAULT_LIMIT),
+        };
+        Ok(CdxQuery {
+            url: normalise_url(bare),
+            match_type,
+            from,
+            to,
+            json,
+            limit,
+        })
+    }
 }
 
 /// One line of the listing, in pywb's field names and order; numbers are strings, as
@@ -86,24 +222,31 @@ impl CdxLine {
 
 /// The listing for `query` at time `at`, one line per capture, sorted by key and time.
 pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String, Error> {
-    let (url, prefix) = match query.url.strip_suffix('*') {
-        Some(u) => (u, true),
-        None => (query.url.as_str(), query.prefix),
+    let mut params: Vec<Value> = Vec::new();
+    let mut bind = |value: Value| {
+        params.push(value);
+        format!("?{}", params.len())
     };
-    let entries = if prefix {
-        // The key of a prefix URL ends in `/` for a bare host; drop what cannot
-        // be a prefix of longer keys.
-        let key = surt(url);
-        let key = key
-            .strip_suffix("/")
-            .filter(|_| !url.ends_with('/'))
-            .unwrap_or(&key);
-        index.captures_with_key_prefix(key, query.limit)?
-    } else {
-        let mut v = index.captures_of(url)?;
-        v.truncate(query.limit as usize);
-        v
+    let keys = match key_match(&query.url, query.match_type) {
+        KeyMatch::Exact(key) => format!("r.urlkey = {}", bind(key.into())),
+        KeyMatch::Prefixes(prefixes) => prefixes
+            .into_iter()
+            .map(|prefix| {
+                let p = bind(prefix.into());
+                // The range lets the key index find the start; the substring ends it.
+                format!("(r.urlkey >= {p} AND substr(r.urlkey, 1, length({p})) = {p})")
+            })
+            .collect::<Vec<_>>()
+            .join(" OR "),
     };
+    let from = bind(query.from.map_or(i64::MIN, Timestamp::unix).into());
+    let to = bind(query.to.map_or(i64::MAX, Timestamp::unix).into());
+    let limit = bind(i64::from(query.limit).into());
+    let clause = format!(
+        "WHERE ({keys}) AND r.captured >= {from} AND r.captured <= {to}
+         ORDER BY r.urlkey, r.captured, r.id LIMIT {limit}"
+    );
+    let entries = index.select(&clause, rusqlite::params_from_iter(params))?;
     let mut out = String::new();
     for e in &entries {
         let line = CdxLine::new(e, at);
@@ -115,4 +258,217 @@ pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String,
         out.push('\n');
     }
     Ok(out)
+}
+
+/// The SURT keys a query selects: one key, or every key starting with one of some
+/// prefixes.
+#[derive(Debug, PartialEq, Eq)]
+enum KeyMatch {
+    Exact(String),
+    Prefixes(Vec<String>),
+}
+
+fn key_match(url: &str, match_type: MatchType) -> KeyMatch {
+    let key = surt(url);
+    // The host part of a key (`com,example:8080`) ends at its `)`.
+    let host = key.split_once(')').map_or(key.as_str(), |(host, _)| host);
+    match match_type {
+        MatchType::Exact => KeyMatch::Exact(key.clone()),
+        MatchType::Prefix => {
+            // The key of a bare host ends in `/`, which longer paths' keys need not
+            // share only when the URL itself did not end in one.
+            let prefix = key.strip_suffix('/').filter(|_| !url.ends_with('/'));
+            KeyMatch::Prefixes(vec![prefix.unwrap_or(&key).to_owned()])
+        }
+        MatchType::Host => KeyMatch::Prefixes(vec![format!("{host})")]),
+        MatchType::Domain => {
+            let name = match host.rsplit_once(':') {
+                Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+                _ => host,
+            };
+            // The name itself on any port, and every subdomain (`com,example,www…`).
+            KeyMatch::Prefixes([")", ":", ","].map(|end| format!("{name}{end}")).to_vec())
+        }
+    }
+}
+
+/// A query string value, percent-decoded (`+` as space).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(query: &str) -> Result<CdxQuery, CdxProblem> {
+        CdxQuery::parse(query)
+    }
+
+    #[test]
+    fn a_bare_url_is_an_exact_text_query_up_to_the_default_limit() {
+        let q = parse("url=example.com/a").unwrap();
+        assert_eq!(
+            q,
+            CdxQuery {
+                url: "http://example.com/a".into(),
+                match_type: MatchType::Exact,
+                from: None,
+                to: None,
+                json: false,
+                limit: DEFAULT_LIMIT,
+            }
+        );
+        let q = parse("url=https%3A%2F%2Fx.test%2Fa%3Fb%3Dc&output=json&limit=99999").unwrap();
+        assert_eq!(q.url, "https://x.test/a?b=c");
+        assert!(q.json);
+        assert_eq!(q.limit, DEFAULT_LIMIT);
+        assert!(!parse("url=x.test&output=text").unwrap().json);
+    }
+
+    #[test]
+    fn from_and_to_cover_the_periods_they_name() {
+        let q = parse("url=x.test&from=2021&to=202102").unwrap();
+        assert_eq!(
+            q.from.map(Timestamp::rfc3339).unwrap(),
+            "2021-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            q.to.map(Timestamp::rfc3339).unwrap(),
+            "2021-02-28T23:59:59Z"
+        );
+    }
+
+    #[test]
+    fn wildcards_are_pywb_shorthands_for_match_types() {
+        let q = parse("url=x.test/news/*").unwrap();
+        assert_eq!(
+            (q.url.as_str(), q.match_type),
+            ("http://x.test/news/", MatchType::Prefix)
+        );
+        let q = parse("url=*.x.test").unwrap();
+        assert_eq!(
+            (q.url.as_str(), q.match_type),
+            ("http://x.test", MatchType::Domain)
+        );
+        let q = parse("url=x.test/news/*&matchType=prefix").unwrap();
+        assert_eq!(q.match_type, MatchType::Prefix);
+        assert_eq!(
+            parse("url=x.test/news/*&matchType=exact"),
+            Err(CdxProblem::Conflict {
+                url: "x.test/news/*".into(),
+                implied: "prefix",
+                given: "exact"
+            })
+        );
+        assert_eq!(
+            parse("url=x.test&matchType=host").unwrap().match_type,
+            MatchType::Host
+        );
+    }
+
+    #[test]
+    fn what_is_not_supported_is_refused_by_name() {
+        for (query, name) in [
+            ("url=x.test&filter=status:404", "filter"),
+            ("url=x.test&fl=timestamp", "fl"),
+            ("url=x.test&collapse=urlkey", "collapse"),
+            ("url=x.test&matchtype=host", "matchtype"),
+            ("url=x.test&sort=reverse", "sort"),
+            ("url=x.test&showNumPages", "showNumPages"),
+        ] {
+            let problem = parse(query).unwrap_err();
+            assert_eq!(problem, CdxProblem::Unsupported { name: name.into() });
+            assert!(
+                problem.to_string().contains(&format!("`{name}`")),
+                "{problem}"
+            );
+            assert!(problem
+                .to_string()
+                .contains("url, matchType, from, to, limit, output"));
+        }
+        assert_eq!(
+            parse("url=x.test&from=2020&from=2021"),
+            Err(CdxProblem::Repeated {
+                name: "from".into()
+            })
+        );
+        for (query, name, value) in [
+            ("url=x.test&matchType=bogus", "matchType", "bogus"),
+            ("url=x.test&matchType=", "matchType", ""),
+            ("url=x.test&from=2021-01-01", "from", "2021-01-01"),
+            ("url=x.test&to=202013", "to", "202013"),
+            ("url=x.test&output=cdxj", "output", "cdxj"),
+            ("url=x.test&limit=-1", "limit", "-1"),
+        ] {
+            match parse(query) {
+                Err(CdxProblem::BadValue {
+                    name: n, value: v, ..
+                }) => {
+                    assert_eq!((n, v.as_str()), (name, value), "{query}")
+                }
+                other => panic!("{query}: {other:?}"),
+            }
+        }
+        assert_eq!(parse(""), Err(CdxProblem::NoUrl));
+        assert_eq!(parse("url=&output=json"), Err(CdxProblem::NoUrl));
+        assert_eq!(parse("url=*"), Err(CdxProblem::NoUrl));
+    }
+
+    #[test]
+    fn hosts_and_domains_select_by_key_prefix() {
+        let prefixes = |url, m| match key_match(url, m) {
+            KeyMatch::Prefixes(p) => p,
+            KeyMatch::Exact(k) => vec![k],
+        };
+        assert_eq!(
+            prefixes("http://www.x.test/a", MatchType::Exact),
+            ["test,x)/a"]
+        );
+        assert_eq!(prefixes("http://x.test", MatchType::Prefix), ["test,x)"]);
+        assert_eq!(prefixes("http://x.test/", MatchType::Prefix), ["test,x)/"]);
+        assert_eq!(prefixes("http://x.test/a", MatchType::Host), ["test,x)"]);
+        assert_eq!(
+            prefixes("http://x.test:8080/", MatchType::Host),
+            ["test,x:8080)"]
+        );
+        assert_eq!(
+            prefixes("http://x.test:8080/a", MatchType::Domain),
+            ["test,x)", "test,x:", "test,x,"]
+        );
+        assert_eq!(
+            prefixes("http://[::1]/", MatchType::Domain),
+            ["[::1])", "[::1]:", "[::1],"]
+        );
+    }
+
+    #[test]
+    fn query_values_are_percent_decoded() {
+        assert_eq!(
+            percent_decode("http%3A%2F%2Fx%2Fa%3Fb%3Dc"),
+            "http://x/a?b=c"
+        );
+        assert_eq!(percent_decode("a+b"), "a b");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
 }

@@ -55,3 +55,27 @@ pub enum WarcProblem {
     #[error("the gzip data is corrupt: {0}")]
     BadGzip(String),
 }
+
+/// Why a `/cdx` query is refused: a parameter or value the listing does not support is
+/// named rather than ignored, since ignoring it would answer another question.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CdxProblem {
+    #[error("give the URL to list: /cdx?url=<url>&output=json")]
+    NoUrl,
+    #[error("the parameter `{name}` is not supported; this CDX server takes {}", crate::cdx::PARAMETERS.join(", "))]
+    Unsupported { name: String },
+    #[error("the parameter `{name}` is given more than once; give it once")]
+    Repeated { name: String },
+    #[error("`{name}={value}` is not supported: give {expected}")]
+    BadValue {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("the URL `{url}` asks for matchType={implied} by its `*`, but matchType={given} was given; give one of them")]
+    Conflict {
+        url: String,
+        implied: &'static str,
+        given: &'static str,
+    },
+}

@@ -320,17 +320,6 @@ impl Index {
         )
     }
 
-    /// The captures whose URL's SURT key starts with `prefix`, in key then time order.
-    pub fn captures_with_key_prefix(&self, prefix: &str, limit: u32) -> Result<Vec<Entry>, Error> {
-        // `prefix || x'ff'`-style upper bounds break on multi-byte text, so the range
-        // is taken with GLOB-free comparison on the key and a substring check.
-        self.select(
-            "WHERE r.urlkey >= ?1 AND substr(r.urlkey, 1, length(?1)) = ?1
-             ORDER BY r.urlkey, r.captured, r.id LIMIT ?2",
-            params![prefix, limit],
-        )
-    }
-
     /// The capture of `url` nearest in time to `at` (the earlier one on a tie), among
     /// those of the URL exactly as written if there are any, else among those with its
     /// SURT key.

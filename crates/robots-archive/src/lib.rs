@@ -78,8 +78,16 @@
 //!   `Link: <url>; rel="original"` names the URL with such octets percent-encoded. A tombstone page (HTML or JSON) shows header
 //!   values as text, octets that are not UTF-8 as U+FFFD. `/cdx?url=…&output=json` lists
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
-//!   filename`) plus `embargo_until` and `access`; a URL ending in `*` or
-//!   `matchType=prefix` lists by prefix; without `output=json`, space-separated lines.
+//!   filename`) plus `embargo_until` and `access`. Of pywb's CDX server parameters it
+//!   takes `url`; `matchType`: `exact` (the default), `prefix`, `host` (every URL of the
+//!   host and port) or `domain` (the host and its subdomains, on any port), with pywb's
+//!   shorthands `url=…*` for prefix and `url=*.host` for domain; `from` and `to`, 4 to 14
+//!   digits of a Wayback timestamp naming the first and the last second they include
+//!   (`from=2021&to=2021` is the year 2021); `limit` (at most and by default 10,000); and
+//!   `output`: `json`, or `text` (the default) for space-separated lines. Any other
+//!   parameter (`filter`, `fl`, `collapse`, `sort`, `closest`, paging…), a repeated one
+//!   or a value outside these answers 400 naming it, rather than a listing that ignores
+//!   it.
 //!   Captures are looked up by SURT key, so a URL is found however its host case,
 //!   default port, `www.` or percent-encoding were written; replay prefers captures of
 //!   the URL exactly as requested.
@@ -111,9 +119,9 @@ use std::path::{Path, PathBuf};
 
 use robots::Agent;
 
-pub use cdx::{CdxLine, CdxQuery};
+pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
-pub use error::{Error, WarcProblem};
+pub use error::{CdxProblem, Error, WarcProblem};
 pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
 pub use ingest::IngestReport;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};

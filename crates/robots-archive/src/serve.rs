@@ -19,7 +19,7 @@ use crate::http::{dechunk, ResponseHead};
 use crate::index::Access;
 use crate::time::Timestamp;
 use crate::tombstone::{escape, Tombstone};
-use crate::url::encode_unsafe;
+use crate::url::{encode_unsafe, normalise_url};
 use crate::{Archive, Error};
 
 /// A request as the archive sees it: target (path and query) and Accept header.
@@ -77,7 +77,7 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
     let result = if let Some(rest) = req.target.strip_prefix("/web/") {
         web(archive, rest, now, json)
     } else if req.target == "/cdx" || req.target.starts_with("/cdx?") {
-        cdx_listing(archive, &req.target, now)
+        cdx_listing(archive, &req.target, now, json)
     } else if req.target == "/" {
         Ok(Response::message(
             200,
@@ -200,44 +200,24 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
     Ok(response)
 }
 
-fn cdx_listing(archive: &Archive, target: &str, now: Timestamp) -> Result<Response, Error> {
+fn cdx_listing(
+    archive: &Archive,
+    target: &str,
+    now: Timestamp,
+    json: bool,
+) -> Result<Response, Error> {
     let query = target.split_once('?').map_or("", |(_, q)| q);
-    let param = |name: &str| query_param(query, name);
-    let Some(url) = param("url").filter(|u| !u.is_empty()) else {
-        return Ok(Response::message(
-            400,
-            false,
-            "give the URL to list: /cdx?url=<url>&output=json",
-        ));
-    };
-    let json = param("output").is_some_and(|o| o == "json");
-    let query = CdxQuery {
-        url: normalise_url(&url),
-        prefix: param("matchType").is_some_and(|m| m == "prefix"),
-        json,
-        limit: param("limit")
-            .and_then(|l| l.parse().ok())
-            .unwrap_or(cdx::DEFAULT_LIMIT)
-            .min(cdx::DEFAULT_LIMIT),
+    let query = match CdxQuery::parse(query) {
+        Ok(query) => query,
+        Err(problem) => return Ok(Response::message(400, json, &problem.to_string())),
     };
     let body = cdx::listing(archive.index(), &query, now)?;
-    let content_type = if json {
+    let content_type = if query.json {
         "application/x-ndjson"
     } else {
         "text/plain; charset=utf-8"
     };
     Ok(Response::new(200, content_type, body))
-}
-
-/// Accepts `http://…`, `https://…`, the `http:/…` some clients collapse `//` into, and a
-/// bare `example.com/…` (read as http).
-fn normalise_url(url: &str) -> String {
-    for scheme in ["http", "https"] {
-        if let Some(rest) = url.strip_prefix(scheme).and_then(|r| r.strip_prefix(":/")) {
-            return format!("{scheme}://{}", rest.trim_start_matches('/'));
-        }
-    }
-    format!("http://{url}")
 }
 
 /// A captured redirect's target as a replay URL of the same time, so that following it
@@ -308,38 +288,6 @@ fn wants_json(accept: Option<&str>) -> bool {
         }
     }
     json > html
-}
-
-/// A query parameter, percent-decoded (`+` as space).
-fn query_param(query: &str, name: &str) -> Option<String> {
-    query.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (k == name).then(|| percent_decode(v))
-    })
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A bound server, ready to run.
@@ -493,21 +441,5 @@ mod tests {
         assert!(wants_json(Some("text/html;q=0.5, application/json")));
         assert!(!wants_json(Some("*/*")));
         assert!(!wants_json(None));
-    }
-
-    #[test]
-    fn query_parameters_are_decoded() {
-        let q = "url=http%3A%2F%2Fx%2Fa%3Fb%3Dc&output=json&bad=%zz%4";
-        assert_eq!(query_param(q, "url").as_deref(), Some("http://x/a?b=c"));
-        assert_eq!(query_param(q, "output").as_deref(), Some("json"));
-        assert_eq!(query_param(q, "bad").as_deref(), Some("%zz%4"));
-        assert_eq!(query_param(q, "none"), None);
-    }
-
-    #[test]
-    fn urls_in_paths_are_normalised() {
-        assert_eq!(normalise_url("http://x/a"), "http://x/a");
-        assert_eq!(normalise_url("https:/x/a"), "https://x/a");
-        assert_eq!(normalise_url("x/a"), "http://x/a");
     }
 }

@@ -74,6 +74,35 @@ impl Timestamp {
         .ok_or_else(bad)
     }
 
+    /// The last second of the period a 4-to-14-digit Wayback prefix names (`2026` ends
+    /// at 2026-12-31T23:59:59Z, `202602` at 2026-02-28T23:59:59Z): the latest instant
+    /// whose 14 digits start with it, as pywb reads the `to` bound of a CDX query.
+    pub fn parse_14_digits_end(text: &str) -> Result<Timestamp, Error> {
+        let bad = || Error::BadTime {
+            value: text.to_owned(),
+            expected: "a Wayback timestamp of 4 to 14 digits such as 20260131120000",
+        };
+        if !(4..=14).contains(&text.len()) || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let year: i64 = text[..4].parse().map_err(|_| bad())?;
+        let given = |at: usize| text.get(at..).map_or("", |g| &g[..g.len().min(2)]);
+        // The values of the field at `at`, largest first, that start with its digits given.
+        let latest = |at: usize, values: std::ops::RangeInclusive<i64>| {
+            values
+                .rev()
+                .filter(move |v| format!("{v:02}").starts_with(given(at)))
+        };
+        let month = latest(4, 1..=12).next().ok_or_else(bad)?;
+        let day = latest(6, 1..=31)
+            .find(|&d| from_parts(year, month, d, 0, 0, 0).is_some())
+            .ok_or_else(bad)?;
+        let hour = latest(8, 0..=23).next().ok_or_else(bad)?;
+        let minute = latest(10, 0..=59).next().ok_or_else(bad)?;
+        let second = latest(12, 0..=59).next().ok_or_else(bad)?;
+        from_parts(year, month, day, hour, minute, second).ok_or_else(bad)
+    }
+
     /// `2026-01-31T12:00:00Z`, the form WARC-Date uses.
     pub fn rfc3339(self) -> String {
         let (y, mo, d, h, mi, s) = self.parts();
@@ -345,6 +374,31 @@ mod tests {
     }
 
     #[test]
+    fn wayback_prefixes_end_with_the_last_second_of_their_period() {
+        let end = |text| Timestamp::parse_14_digits_end(text).map(Timestamp::rfc3339);
+        assert_eq!(end("2020").unwrap(), "2020-12-31T23:59:59Z");
+        assert_eq!(end("202002").unwrap(), "2020-02-29T23:59:59Z");
+        assert_eq!(end("202102").unwrap(), "2021-02-28T23:59:59Z");
+        assert_eq!(end("20200415").unwrap(), "2020-04-15T23:59:59Z");
+        assert_eq!(end("2020041512").unwrap(), "2020-04-15T12:59:59Z");
+        assert_eq!(end("20200415123456").unwrap(), "2020-04-15T12:34:56Z");
+        // An odd digit narrows the next field: months 10 to 12, days 20 to 29.
+        assert_eq!(end("20201").unwrap(), "2020-12-31T23:59:59Z");
+        assert_eq!(end("20200").unwrap(), "2020-09-30T23:59:59Z");
+        assert_eq!(end("2020012").unwrap(), "2020-01-29T23:59:59Z");
+        for bad in [
+            "202",
+            "2020023",
+            "202013",
+            "20200230",
+            "2020x",
+            "202001011260",
+        ] {
+            assert!(end(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn civil_conversion_agrees_with_http_dates_across_centuries() {
         assert_eq!(
             Timestamp::from_unix(-1).http_date(),
@@ -374,6 +428,7 @@ mod tests {
             let t = Timestamp::from_unix(secs);
             prop_assert_eq!(Timestamp::parse_rfc3339(&t.rfc3339()).unwrap(), t);
             prop_assert_eq!(Timestamp::parse_14_digits(&t.fourteen_digits()).unwrap(), t);
+            prop_assert_eq!(Timestamp::parse_14_digits_end(&t.fourteen_digits()).unwrap(), t);
             if secs >= 0 {
                 let http = httpdate::parse_http_date(&t.http_date()).unwrap();
                 prop_assert_eq!(Timestamp::from(http), t);
@@ -387,6 +442,9 @@ mod tests {
                 prop_assert!(e.to_string().contains("RFC 3339"));
             }
             if let Err(e) = Timestamp::parse_14_digits(&text) {
+                prop_assert!(e.to_string().contains("Wayback"));
+            }
+            if let Err(e) = Timestamp::parse_14_digits_end(&text) {
                 prop_assert!(e.to_string().contains("Wayback"));
             }
         }

@@ -45,6 +45,17 @@ pub fn surt(url: &str) -> String {
     key
 }
 
+/// Accepts `http://…`, `https://…`, the `http:/…` some clients collapse `//` into, and a
+/// bare `example.com/…` (read as http).
+pub fn normalise_url(url: &str) -> String {
+    for scheme in ["http", "https"] {
+        if let Some(rest) = url.strip_prefix(scheme).and_then(|r| r.strip_prefix(":/")) {
+            return format!("{scheme}://{}", rest.trim_start_matches('/'));
+        }
+    }
+    format!("http://{url}")
+}
+
 /// `text` with the octets a URL may not hold raw (controls, space, DEL, and octets of
 /// 0x80 and above: RFC 3986 §2) percent-encoded.
 pub fn encode_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
@@ -109,6 +120,13 @@ fn split(url: &str) -> Option<(String, String, u16, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_in_paths_are_normalised() {
+        assert_eq!(normalise_url("http://x/a"), "http://x/a");
+        assert_eq!(normalise_url("https:/x/a"), "https://x/a");
+        assert_eq!(normalise_url("x/a"), "http://x/a");
+    }
 
     #[test]
     fn origins_normalise_case_and_default_ports() {

@@ -9,7 +9,7 @@ use std::io::Read;
 
 use common::*;
 use proptest::prelude::*;
-use robots_archive::{Archive, CdxQuery, Request, Timestamp};
+use robots_archive::{Archive, CdxQuery, MatchType, Request, Timestamp};
 
 const DAY: i64 = 86_400;
 const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -214,7 +214,7 @@ proptest! {
                         }
                     }
                 }
-                let query = CdxQuery { url, prefix: false, json: true, limit: 1000 };
+                let query = CdxQuery { url, match_type: MatchType::Exact, from: None, to: None, json: true, limit: 1000 };
                 let cdx = archive.cdx(&query, now).unwrap();
                 prop_assert!(!cdx.contains("SECRET"), "CDX leaked a body");
                 let req = Request { target: format!("/cdx?url={}&output=json", query.url), accept: None };

@@ -82,12 +82,16 @@ Example:
   robots archive serve my-archive --addr 127.0.0.1:8090
   curl http://127.0.0.1:8090/web/20260102000000/https://example.com/news/a
   curl 'http://127.0.0.1:8090/cdx?url=https://example.com/news/a&output=json'
+  curl 'http://127.0.0.1:8090/cdx?url=example.com&matchType=domain&from=2026&to=202603'
 
 A capture under embargo answers 451 with its tombstone (URL, capture time, headers,
 payload digest, embargo end; HTML, or JSON with Accept: application/json); a capture
 flagged disallowed or without robots.txt answers 403; the body is never sent. A
 released capture replays with its status, headers and body; a captured header holding
-a control octet other than tab, which HTTP cannot carry, is left out.")]
+a control octet other than tab, which HTTP cannot carry, is left out.
+
+/cdx takes pywb's url, matchType (exact, prefix, host, domain), from, to, limit and
+output (json or text); any other parameter, such as filter or fl, answers 400.")]
 pub struct ServeArgs {
     /// The archive directory.
     pub dir: PathBuf,
