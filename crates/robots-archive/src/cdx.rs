@@ -185,7 +185,7 @@ impl CdxLine {
             url: e.url.clone(),
             mime: e.mime.clone().unwrap_or_else(|| "unk".to_owned()),
             status: e.status.to_string(),
-            digest: e.digest.bare().to_owned(),
+            digest: e.digest.as_ref().map_or("-", |d| d.bare()).to_owned(),
             length: e.length.to_string(),
             offset: e.offset.to_string(),
             filename: e.file.clone(),

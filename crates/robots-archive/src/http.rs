@@ -116,6 +116,51 @@ impl ResponseHead {
             .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"))
     }
 
+    /// The payload that follows this head (`rest`, the block after it), chunked
+    /// transfer coding undone.
+    pub fn payload(&self, rest: &[u8]) -> Vec<u8> {
+        if self.is_chunked() {
+            dechunk(rest)
+        } else {
+            rest.to_vec()
+        }
+    }
+
+    /// This stored head updated by a 304 (Not Modified) answer, as a cache updates a
+    /// stored response (RFC 9111 §3.2): each field the 304 carries replaces that field,
+    /// or is added. The fields that describe the stored payload's framing and coding
+    /// (Content-Length, Transfer-Encoding, Content-Encoding) stay, since the payload
+    /// sent with the head is the stored one.
+    pub fn updated_by(&self, not_modified: &ResponseHead) -> ResponseHead {
+        const KEPT: [&str; 3] = ["content-length", "transfer-encoding", "content-encoding"];
+        let kept = |name: &str| KEPT.iter().any(|k| k.eq_ignore_ascii_case(name));
+        let replaced = |name: &str| {
+            !kept(name)
+                && not_modified
+                    .fields
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        let mut fields: Vec<(String, Vec<u8>)> = self
+            .fields
+            .iter()
+            .filter(|(n, _)| !replaced(n))
+            .map(|(n, v)| (n.to_owned(), v.to_vec()))
+            .collect();
+        fields.extend(
+            not_modified
+                .fields
+                .iter()
+                .filter(|(n, _)| !kept(n))
+                .map(|(n, v)| (n.to_owned(), v.to_vec())),
+        );
+        ResponseHead {
+            status: self.status,
+            status_line: self.status_line.clone(),
+            fields: HeaderFields(fields),
+        }
+    }
+
     /// The media type without parameters, lower-cased (`text/html`), if given.
     pub fn mime(&self) -> Option<String> {
         let v = self.fields.text("Content-Type")?;
@@ -262,6 +307,26 @@ mod tests {
             let mut input = block;
             assert_eq!(ResponseHead::read(&mut input).unwrap(), None);
         }
+    }
+
+    #[test]
+    fn a_304_updates_the_stored_head_but_not_its_payload_framing() {
+        let read = |text: &[u8]| ResponseHead::read(&mut &text[..]).unwrap().unwrap();
+        let stored = read(
+            b"HTTP/1.1 200 OK\r\nDate: old\r\nContent-Type: text/html\r\n\
+              Transfer-Encoding: chunked\r\nSet-Cookie: a\r\nSet-Cookie: b\r\n\r\n",
+        );
+        let not_modified = read(
+            b"HTTP/1.1 304 Not Modified\r\nDate: new\r\nSet-Cookie: c\r\n\
+              Content-Length: 0\r\nX-New: 1\r\n\r\n",
+        );
+        let updated = stored.updated_by(&not_modified);
+        assert_eq!(
+            updated.to_bytes(),
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\
+              Date: new\r\nSet-Cookie: c\r\nX-New: 1\r\n\r\n"
+        );
+        assert_eq!(updated.payload(b"3\r\nabc\r\n0\r\n\r\n"), b"abc");
     }
 
     #[test]

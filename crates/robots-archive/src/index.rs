@@ -72,6 +72,26 @@ CREATE TABLE IF NOT EXISTS robots_txt (
     body BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS robots_by_origin ON robots_txt(origin, captured);
+-- Revisit records (WARC 1.1 §6.7): what they name as their original, and the response
+-- whose payload they repeat once it is found.
+CREATE TABLE IF NOT EXISTS revisits (
+    record INTEGER PRIMARY KEY REFERENCES records(id),
+    profile TEXT NOT NULL,
+    refers_to TEXT,
+    refers_to_url TEXT,
+    refers_to_date INTEGER,
+    declared TEXT,
+    has_head INTEGER NOT NULL,
+    original INTEGER REFERENCES records(id)
+);
+CREATE INDEX IF NOT EXISTS revisits_unresolved ON revisits(record) WHERE original IS NULL;
+-- A response's declared digest in another algorithm than SHA-1, checked against its
+-- payload, so that a revisit naming its original by that digest finds it.
+CREATE TABLE IF NOT EXISTS declared_digests (
+    record INTEGER PRIMARY KEY REFERENCES records(id),
+    digest TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS declared_digests_by_digest ON declared_digests(digest);
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY,
     at INTEGER NOT NULL,
@@ -86,12 +106,31 @@ CREATE TABLE IF NOT EXISTS releases (
 pub(crate) const FIRST_OBSERVED: &str =
     "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
 
+/// What the `digest` column holds for a revisit whose content is not known (it declares
+/// no digest and its original is not in the archive): a key of its own, so that it is
+/// the first observation of its content, shared with no other capture.
+pub(crate) fn unknown_content(file_id: i64, offset: u64) -> String {
+    format!("{UNKNOWN_CONTENT}{file_id}:{offset}")
+}
+
+const UNKNOWN_CONTENT: &str = "unknown:";
+
 /// The `meta` key naming the layout an index is in, and the layout this version writes.
 const LAYOUT_KEY: &str = "layout";
-const LAYOUT: &str = "2";
+const LAYOUT: &str = "3";
 
-/// Brings an index written by an older version up to date, once; returns whether
-/// captures were marked for assessing again.
+/// What opening an index found to bring up to date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Upgrade {
+    /// Captures were marked for assessing again.
+    reassess: bool,
+    /// The stored files must be read again (see [`Index::upgrading`]).
+    rescan: bool,
+}
+
+/// Brings an index written by an older version up to date as far as SQL alone can; the
+/// layout is written once the rescan it may ask for is done, so that a rescan cut short
+/// runs again.
 ///
 /// - Older indexes kept the first observation of each URL in a `first_seen` table and
 ///   ran embargoes from it, so a page that changed after its URL was first seen was
@@ -99,7 +138,10 @@ const LAYOUT: &str = "2";
 ///   observations are now per representation and read from `records` itself: the table
 ///   goes, and every unreleased capture is assessed again (what is public stays so).
 /// - Their SURT keys left raw the octets that keys now percent-encode: those are redone.
-fn upgrade(conn: &mut Connection) -> rusqlite::Result<bool> {
+/// - Layouts before 3 kept each response's `WARC-Payload-Digest` as the record spelt it
+///   (so one content had as many identities as tools spelling it), and skipped revisit
+///   records: the stored files are read again (see [`Index::upgrading`]).
+fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
     let tx = conn.transaction()?;
     let layout: Option<String> = tx
         .query_row("SELECT value FROM meta WHERE key = ?1", [LAYOUT_KEY], |r| {
@@ -107,7 +149,10 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<bool> {
         })
         .optional()?;
     if layout.as_deref() == Some(LAYOUT) {
-        return Ok(false);
+        return Ok(Upgrade {
+            reassess: false,
+            rescan: false,
+        });
     }
     // Only URLs holding a space, control or non-ASCII octet have keys that changed.
     let raw: Vec<(i64, String)> = tx
@@ -131,12 +176,11 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<bool> {
              UPDATE records SET pending = 1 WHERE release_batch IS NULL;",
         )?;
     }
-    tx.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-        params![LAYOUT_KEY, LAYOUT],
-    )?;
     tx.commit()?;
-    Ok(by_url)
+    Ok(Upgrade {
+        reassess: by_url,
+        rescan: true,
+    })
 }
 
 /// What the robots.txt in force at capture time said about a record.
@@ -206,8 +250,12 @@ pub struct Entry {
     pub urlkey: String,
     pub captured: Timestamp,
     pub status: u16,
+    /// The response's media type; `warc/revisit` for a revisit record, as pywb's CDX.
     pub mime: Option<String>,
-    pub digest: Digest,
+    /// The payload's SHA-1, computed by the archive (a revisit's is its original's, or the
+    /// one it declares while its original is not in the archive); `None` for a revisit
+    /// that declares none and whose original is not in the archive.
+    pub digest: Option<Digest>,
     pub warc_record_id: Option<String>,
     pub verdict: Option<CaptureVerdict>,
     pub embargo_days: Option<u32>,
@@ -220,6 +268,59 @@ pub struct Entry {
     /// The first time the archive observed this representation (this URL with this
     /// payload digest), in any ingested file.
     pub first_observed: Option<Timestamp>,
+    /// Set for a revisit record: a capture whose payload is that of an earlier one.
+    pub revisit: Option<Revisit>,
+}
+
+/// What an indexed revisit record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revisit {
+    pub profile: RevisitProfile,
+    /// The index row of the response whose payload it repeats; `None` while that
+    /// response is not in the archive.
+    pub original: Option<i64>,
+}
+
+/// The revisit profiles of WARC 1.0 and 1.1 (§6.7) the archive indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RevisitProfile {
+    /// The crawler fetched the payload and found it identical to an earlier one.
+    IdenticalPayloadDigest,
+    /// The server answered a conditional request with 304 Not Modified.
+    ServerNotModified,
+}
+
+impl RevisitProfile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RevisitProfile::IdenticalPayloadDigest => "identical-payload-digest",
+            RevisitProfile::ServerNotModified => "server-not-modified",
+        }
+    }
+
+    /// The profile a `WARC-Profile` URI names: `http://netpreserve.org/warc/<version>/
+    /// revisit/<name>` of any version (1.0 and 1.1 name the same two), by either scheme.
+    pub fn from_uri(uri: &str) -> Option<RevisitProfile> {
+        let rest = uri.trim();
+        let rest = rest
+            .strip_prefix("http://")
+            .or_else(|| rest.strip_prefix("https://"))?;
+        let (version, name) = rest
+            .strip_prefix("netpreserve.org/warc/")?
+            .split_once("/revisit/")?;
+        if version.is_empty() || version.contains('/') {
+            return None;
+        }
+        Self::parse(name)
+    }
+
+    fn parse(name: &str) -> Option<RevisitProfile> {
+        match name {
+            "identical-payload-digest" => Some(RevisitProfile::IdenticalPayloadDigest),
+            "server-not-modified" => Some(RevisitProfile::ServerNotModified),
+            _ => None,
+        }
+    }
 }
 
 impl Entry {
@@ -238,7 +339,8 @@ impl Entry {
     pub(crate) const COLUMNS: &'static str = "r.id, f.name, r.offset, r.length, r.url, \
         r.urlkey, r.captured, r.status, r.mime, r.digest, r.warc_record_id, r.verdict, \
         r.embargo_days, r.embargo_until, r.robots_record, r.last_modified, \
-        (SELECT min(c.captured) FROM records c WHERE c.url = r.url AND c.digest = r.digest)";
+        (SELECT min(c.captured) FROM records c WHERE c.url = r.url AND c.digest = r.digest), \
+        v.profile, v.original";
 
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Entry> {
         Ok(Entry {
@@ -251,7 +353,9 @@ impl Entry {
             captured: Timestamp::from_unix(row.get(6)?),
             status: row.get(7)?,
             mime: row.get(8)?,
-            digest: Digest::from_header(&row.get::<_, String>(9)?),
+            digest: Some(row.get::<_, String>(9)?)
+                .filter(|d| !d.starts_with(UNKNOWN_CONTENT))
+                .map(Digest::stored),
             warc_record_id: row.get(10)?,
             verdict: row
                 .get::<_, Option<String>>(11)?
@@ -261,6 +365,16 @@ impl Entry {
             robots_record: row.get(14)?,
             last_modified: row.get(15)?,
             first_observed: row.get::<_, Option<i64>>(16)?.map(Timestamp::from_unix),
+            revisit: row
+                .get::<_, Option<String>>(17)?
+                .and_then(|p| RevisitProfile::parse(&p))
+                .map(|profile| {
+                    Ok::<_, rusqlite::Error>(Revisit {
+                        profile,
+                        original: row.get(18)?,
+                    })
+                })
+                .transpose()?,
         })
     }
 }
@@ -271,6 +385,10 @@ pub struct Index {
     /// Opening it brought an older index up to date and marked captures whose embargo
     /// end may have changed for assessing again.
     pub(crate) upgraded: bool,
+    /// The index is of a layout before 3: the stored files must be read again, each
+    /// response's digest computed from its payload and the revisit records indexed,
+    /// before [`Index::finish_upgrade`].
+    pub(crate) upgrading: bool,
 }
 
 impl Index {
@@ -289,8 +407,20 @@ impl Index {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
-        let upgraded = upgrade(&mut conn)?;
-        Ok(Index { conn, upgraded })
+        let upgrade = upgrade(&mut conn)?;
+        Ok(Index {
+            conn,
+            upgraded: upgrade.reassess,
+            upgrading: upgrade.rescan,
+        })
+    }
+
+    /// Records that the index is in this version's layout, once the stored files have
+    /// been read again.
+    pub(crate) fn finish_upgrade(&mut self) -> Result<(), Error> {
+        self.set_meta(LAYOUT_KEY, LAYOUT)?;
+        self.upgrading = false;
+        Ok(())
     }
 
     /// A value from the `meta` table.
@@ -333,17 +463,33 @@ impl Index {
             .pop())
     }
 
+    /// The capture in index row `id`.
+    pub fn entry(&self, id: i64) -> Result<Option<Entry>, Error> {
+        Ok(self.select("WHERE r.id = ?1", [id])?.pop())
+    }
+
     pub(crate) fn select(
         &self,
         clause: &str,
         params: impl rusqlite::Params,
     ) -> Result<Vec<Entry>, Error> {
-        let sql = format!(
-            "SELECT {} FROM records r JOIN files f ON f.id = r.file_id {clause}",
-            Entry::COLUMNS
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params, Entry::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        select(&self.conn, clause, params)
     }
+}
+
+/// The entries `clause` (`WHERE …`, `ORDER BY …` on `records r`) selects, read through
+/// `conn` (a transaction, too).
+pub(crate) fn select(
+    conn: &Connection,
+    clause: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Entry>, Error> {
+    let sql = format!(
+        "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
+         LEFT JOIN revisits v ON v.record = r.id {clause}",
+        Entry::COLUMNS
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params, Entry::from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -1,18 +1,23 @@
-//! Ingest: seal a WARC file into the store and index its response records in one
-//! streaming pass, then let `assess` work out verdicts and embargo ends.
+//! Ingest: seal a WARC file into the store and index its captures (`response` and
+//! `revisit` records) in one streaming pass, then let `revisit` find the originals of
+//! revisits and `assess` work out verdicts and embargo ends.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use rusqlite::{params, Transaction};
+use rusqlite::params;
 
-use crate::digest::{Digest, DigestWriter};
+use crate::digest::{Check, PayloadHasher};
 use crate::http::{dechunk, decode_content, ResponseHead};
-use crate::index::{Index, FIRST_OBSERVED};
+use crate::index::Index;
+use crate::indexing::{
+    index_response, index_revisit, upgrade_response, Indexed, Place, Response, RobotsBody,
+};
+use crate::revisit::{self, RevisitRecord};
 use crate::store::{io_error, Store};
 use crate::time::Timestamp;
-use crate::url::{is_robots_txt, surt, Origin};
+use crate::url::{is_robots_txt, Origin};
 use crate::warc::{Fields, Reader};
 use crate::Error;
 
@@ -21,7 +26,7 @@ use crate::Error;
 const RECORDS_PER_COMMIT: usize = 2000;
 
 /// What one ingest did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IngestReport {
     /// The file's name in the sealed store.
     pub stored_as: String,
@@ -29,8 +34,14 @@ pub struct IngestReport {
     pub already_ingested: bool,
     /// Response records newly indexed (robots.txt captures included).
     pub responses: u64,
-    /// Response records already in the index from another file (same WARC-Record-ID,
-    /// URL, date and payload).
+    /// Revisit records newly indexed: captures whose payload is that of an earlier
+    /// capture (WARC 1.1 §6.7, profiles identical-payload-digest and server-not-modified).
+    pub revisits: u64,
+    /// Of those, revisits whose original is not in the archive (yet): indexed, but not
+    /// replayed or released until a file holding the original is ingested.
+    pub revisits_without_original: u64,
+    /// Response and revisit records already in the index from another file (same
+    /// WARC-Record-ID, URL, date and payload).
     pub duplicates: u64,
     /// Of the responses indexed, robots.txt captures.
     pub robots_txt: u64,
@@ -39,33 +50,41 @@ pub struct IngestReport {
     /// unreadable file is not read as "no rules", so until a readable robots.txt of the
     /// site is ingested, its captures are held back as having none.
     pub unreadable_robots_txt: u64,
+    /// Of the responses indexed, those whose WARC-Payload-Digest (SHA-1 or SHA-256, in
+    /// hex or base32) does not match their payload, or is malformed. The archive goes by
+    /// the SHA-1 it computes from the payload it stores, whatever a record declares, so
+    /// these are indexed under the computed digest: a damaged record, or a tool that
+    /// digests something else than the payload stored.
+    pub digest_mismatches: u64,
     /// Of the responses indexed, those whose WARC-Record-ID an indexed record with
     /// another URL, date or payload already has (IDs are meant to be unique, but tools
     /// err): indexed all the same, without the ID, so that no capture is lost.
     pub conflicting_ids: u64,
-    /// HTTP responses without a valid WARC-Date (W3C-DTF, `2026-01-31T12:00:00Z` or
-    /// coarser): with no capture time there is no embargo end, so they are not indexed.
+    /// HTTP responses and revisits without a valid WARC-Date (W3C-DTF,
+    /// `2026-01-31T12:00:00Z` or coarser): with no capture time there is no embargo end,
+    /// so they are not indexed.
     pub undated: u64,
-    /// Records that are not HTTP responses (requests, metadata, warcinfo…), skipped.
+    /// Records that are not captures (requests, metadata, warcinfo, revisits of another
+    /// profile such as this archive's own tombstones…), skipped.
     pub skipped: u64,
     /// Size of the file in bytes.
     pub bytes: u64,
 }
 
-/// What pass one keeps of a response record's block.
-struct Response {
-    head: ResponseHead,
-    digest: Digest,
-    /// The payload when this is a robots.txt capture.
-    robots_body: Option<RobotsBody>,
+/// What pass one keeps of a capture's record.
+enum Capture {
+    Response(Response),
+    Revisit(RevisitRecord),
 }
 
-/// A robots.txt capture's payload.
-enum RobotsBody {
-    /// Decoded, up to the parse limit.
-    Read(Vec<u8>),
-    /// In a content coding that could not be undone.
-    Unreadable,
+/// Why a file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Its captures are indexed.
+    Ingest,
+    /// It was ingested by a version that kept declared digests and skipped revisits:
+    /// the digests of its indexed responses are computed, its revisits indexed.
+    Upgrade,
 }
 
 pub(crate) fn ingest_file(
@@ -85,15 +104,8 @@ pub(crate) fn ingest_file(
         .ok();
     let mut report = IngestReport {
         stored_as: sealed.name.clone(),
-        already_ingested: false,
-        responses: 0,
-        duplicates: 0,
-        robots_txt: 0,
-        unreadable_robots_txt: 0,
-        conflicting_ids: 0,
-        undated: 0,
-        skipped: 0,
         bytes: sealed.size,
+        ..IngestReport::default()
     };
     let file_id = match known {
         Some((_, true)) => {
@@ -115,7 +127,69 @@ pub(crate) fn ingest_file(
             index.conn.last_insert_rowid()
         }
     };
-    let path = store.path(&sealed.name);
+    let read = read_file(
+        index,
+        store,
+        (file_id, &sealed.name),
+        Pass::Ingest,
+        &mut report,
+        progress,
+    );
+    // The revisits read before any damage are kept too, so they are resolved either way;
+    // this file's responses may also be the originals of revisits ingested before.
+    revisit::resolve_pending(index, store)?;
+    read?;
+    report.revisits_without_original = revisit::unresolved_in(index, file_id)?;
+    index
+        .conn
+        .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
+    Ok(report)
+}
+
+/// Reads every stored file again for an index of a layout before 3: each indexed
+/// response's digest is computed from its payload (those layouts kept the digest the
+/// record declared, as spelt), the revisit records they skipped are indexed, and every
+/// unreleased capture is assessed again. A file damaged part way is read up to the
+/// damage, as its ingest was.
+pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Error> {
+    let files: Vec<(i64, String)> = index
+        .conn
+        .prepare("SELECT id, name FROM files ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, name) in files {
+        let mut report = IngestReport::default();
+        match read_file(
+            index,
+            store,
+            (id, &name),
+            Pass::Upgrade,
+            &mut report,
+            &mut |_| {},
+        ) {
+            Ok(()) | Err(Error::Warc { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    revisit::resolve_pending(index, store)?;
+    index.conn.execute(
+        "UPDATE records SET pending = 1 WHERE release_batch IS NULL",
+        [],
+    )?;
+    Ok(())
+}
+
+/// Reads the stored file `name` (row `file_id`) record by record, indexing what `pass`
+/// asks, committed every [`RECORDS_PER_COMMIT`] records.
+fn read_file(
+    index: &mut Index,
+    store: &Store,
+    (file_id, name): (i64, &str),
+    pass: Pass,
+    report: &mut IngestReport,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), Error> {
+    let path = store.path(name);
     let file = File::open(&path).map_err(|e| io_error(&path, e))?;
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
     let mut last_pos = 0;
@@ -123,7 +197,7 @@ pub(crate) fn ingest_file(
         let tx = index.conn.transaction()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
-            let record = match reader.next(read_response) {
+            let record = match reader.next(read_capture) {
                 Ok(Some(record)) => record,
                 Ok(None) => break,
                 // The records before the damage are whole: they are kept, and the file
@@ -137,57 +211,71 @@ pub(crate) fn ingest_file(
             progress(pos - last_pos);
             last_pos = pos;
             done = false;
-            match (record.value, target_uri(&record.fields)) {
-                (Some(response), Some(url)) if is_response(&record.fields) => {
-                    let Some(captured) = capture_time(&record.fields) else {
-                        report.undated += 1;
-                        continue;
-                    };
+            let (Some(capture), Some(url)) = (record.value, target_uri(&record.fields)) else {
+                report.skipped += 1;
+                continue;
+            };
+            let Some(captured) = capture_time(&record.fields) else {
+                report.undated += 1;
+                continue;
+            };
+            let at = Place {
+                file_id,
+                offset: record.location.offset,
+                length: record.location.length,
+            };
+            let fields = &record.fields;
+            match (capture, pass) {
+                (Capture::Response(response), Pass::Upgrade) => {
+                    upgrade_response(&tx, at, &response)?;
+                }
+                (Capture::Response(response), Pass::Ingest) => {
                     let robots = response.robots_body.is_some();
                     let unreadable = matches!(response.robots_body, Some(RobotsBody::Unreadable))
                         && (200..=299).contains(&response.head.status);
-                    let loc = (record.location.offset, record.location.length);
-                    match index_response(
-                        &tx,
-                        file_id,
-                        loc,
-                        &record.fields,
-                        &url,
-                        captured,
-                        response,
-                    )? {
+                    let mismatch = response.check == Check::Disagrees;
+                    match index_response(&tx, at, fields, &url, captured, response)? {
                         Indexed::Duplicate => report.duplicates += 1,
                         indexed => {
                             report.responses += 1;
                             report.robots_txt += u64::from(robots);
                             report.unreadable_robots_txt += u64::from(unreadable);
+                            report.digest_mismatches += u64::from(mismatch);
                             report.conflicting_ids += u64::from(indexed == Indexed::WithoutId);
                         }
                     }
                 }
-                _ => report.skipped += 1,
+                (Capture::Revisit(visit), _) => {
+                    match index_revisit(&tx, at, fields, &url, captured, &visit)? {
+                        Indexed::Duplicate => report.duplicates += 1,
+                        indexed => {
+                            report.revisits += 1;
+                            report.conflicting_ids += u64::from(indexed == Indexed::WithoutId);
+                        }
+                    }
+                }
             }
         }
         tx.commit()?;
         if done {
-            break;
+            return Ok(());
         }
     }
-    index
-        .conn
-        .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
-    Ok(report)
 }
 
-fn is_response(fields: &Fields) -> bool {
-    fields
-        .get("WARC-Type")
-        .is_some_and(|t| t.eq_ignore_ascii_case("response"))
+fn record_type(fields: &Fields) -> &str {
+    fields.get("WARC-Type").unwrap_or_default()
 }
 
 /// The target URI, without the angle brackets WARC 1.1's grammar once showed.
-fn target_uri(fields: &Fields) -> Option<String> {
-    let uri = fields.get("WARC-Target-URI")?.trim();
+pub(crate) fn target_uri(fields: &Fields) -> Option<String> {
+    uri_field(fields, "WARC-Target-URI")
+}
+
+/// A URI-valued field (`WARC-Target-URI`, `WARC-Refers-To-Target-URI`) holding an
+/// http(s) URL, without angle brackets.
+pub(crate) fn uri_field(fields: &Fields, name: &str) -> Option<String> {
+    let uri = fields.get(name)?.trim();
     let uri = uri
         .strip_prefix('<')
         .and_then(|u| u.strip_suffix('>'))
@@ -199,24 +287,36 @@ fn capture_time(fields: &Fields) -> Option<Timestamp> {
     Timestamp::parse_rfc3339(fields.get("WARC-Date")?).ok()
 }
 
-/// The visitor for pass one: parses the HTTP head of a response record, digests the
-/// payload unless the record carries its digest, and keeps a robots.txt body.
-fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Response>> {
-    if !is_response(fields) || target_uri(fields).is_none() {
+/// The visitor for pass one: reads a response or revisit record of an http(s) URL;
+/// `None` for other records.
+fn read_capture(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Capture>> {
+    if target_uri(fields).is_none() {
         return Ok(None);
     }
+    let kind = record_type(fields);
+    if kind.eq_ignore_ascii_case("response") {
+        Ok(read_response(fields, block)?.map(Capture::Response))
+    } else if kind.eq_ignore_ascii_case("revisit") {
+        Ok(RevisitRecord::read(fields, block)?.map(Capture::Revisit))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Parses the HTTP head of a response record, digests the payload (checking the digest
+/// the record declares, if any) and keeps a robots.txt body.
+fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Response>> {
     let Some(head) = ResponseHead::read(block)? else {
         return Ok(None);
     };
     let is_robots = target_uri(fields).is_some_and(|u| is_robots_txt(&u));
-    let given = fields.get("WARC-Payload-Digest").map(Digest::from_header);
-    let mut digest = DigestWriter::new();
+    let mut hasher = PayloadHasher::new(fields.get("WARC-Payload-Digest"));
     let robots_body = if is_robots {
         let limit = robots::MIN_PARSE_LIMIT;
         // Chunk framing takes a little room, so read a margin past the limit.
         let mut raw = Vec::new();
         block.take(limit as u64 * 2).read_to_end(&mut raw)?;
-        digest.update(&raw);
+        hasher.update(&raw);
         let body = if head.is_chunked() {
             dechunk(&raw)
         } else {
@@ -233,136 +333,20 @@ fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<
     } else {
         None
     };
-    let digest = match given {
-        Some(d) => d,
-        None => {
-            loop {
-                let buf = block.fill_buf()?;
-                if buf.is_empty() {
-                    break;
-                }
-                digest.update(buf);
-                let n = buf.len();
-                block.consume(n);
-            }
-            digest.finish()
+    loop {
+        let buf = block.fill_buf()?;
+        if buf.is_empty() {
+            break;
         }
-    };
+        hasher.update(buf);
+        let n = buf.len();
+        block.consume(n);
+    }
+    let (digest, check) = hasher.finish();
     Ok(Some(Response {
         head,
         digest,
+        check,
         robots_body,
     }))
-}
-
-/// What indexing a response record did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Indexed {
-    New,
-    /// New, but its WARC-Record-ID belongs to another capture: indexed without it.
-    WithoutId,
-    /// Already indexed: from another file with the same ID, or in an interrupted ingest.
-    Duplicate,
-}
-
-fn index_response(
-    tx: &Transaction<'_>,
-    file_id: i64,
-    (offset, length): (u64, u64),
-    fields: &Fields,
-    url: &str,
-    captured: Timestamp,
-    response: Response,
-) -> Result<Indexed, Error> {
-    let origin = Origin::of(url)
-        .map(|o| o.as_str().to_owned())
-        .unwrap_or_default();
-    let digest = response.digest.as_header();
-    // The first observation of this content so far, before this capture joins it.
-    let first_seen: Option<i64> = tx
-        .prepare_cached(FIRST_OBSERVED)?
-        .query_row(params![url, digest], |r| r.get(0))?;
-    let insert = |record_id: Option<&str>| {
-        exec(
-            tx,
-            "INSERT OR IGNORE INTO records (file_id, offset, length, warc_record_id, url,
-                 urlkey, origin, captured, status, mime, digest, last_modified)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            params![
-                file_id,
-                offset,
-                length,
-                record_id,
-                url,
-                surt(url),
-                origin,
-                captured.unix(),
-                response.head.status,
-                response.head.mime(),
-                digest,
-                response.head.fields.text("Last-Modified").as_deref(),
-            ],
-        )
-    };
-    let record_id = fields.get("WARC-Record-ID");
-    let mut indexed = Indexed::New;
-    if insert(record_id)? == 0 {
-        // Ignored: this very record was indexed before (from this file, in an
-        // interrupted ingest, or from a copy of it), or another has its ID.
-        let same: bool = tx
-            .prepare_cached(
-                "SELECT count(*) > 0 FROM records WHERE (file_id = ?1 AND offset = ?2)
-                 OR (warc_record_id = ?3 AND url = ?4 AND captured = ?5 AND digest = ?6)",
-            )?
-            .query_row(
-                params![file_id, offset, record_id, url, captured.unix(), digest],
-                |r| r.get(0),
-            )?;
-        if same || insert(None)? == 0 {
-            return Ok(Indexed::Duplicate);
-        }
-        indexed = Indexed::WithoutId;
-    }
-    let id = tx.last_insert_rowid();
-    // Content observed earlier than before moves its first observation; its unreleased
-    // captures are then assessed again, since their embargo ends move with it.
-    if first_seen.is_some_and(|at| captured.unix() < at) {
-        exec(
-            tx,
-            "UPDATE records SET pending = 1
-             WHERE url = ?1 AND digest = ?2 AND release_batch IS NULL",
-            params![url, digest],
-        )?;
-    }
-    let status = response.head.status;
-    // 1xx and 3xx captures of robots.txt say nothing about the rules: a crawler that
-    // follows the redirect captures the target as a response of its own. An error
-    // status needs no body; rules the archive cannot read govern nothing.
-    let body = match (response.robots_body, status) {
-        (Some(RobotsBody::Read(body)), 200..=299 | 400..=599) => Some(body),
-        (Some(RobotsBody::Unreadable), 400..=599) => Some(Vec::new()),
-        _ => None,
-    };
-    if let Some(body) = body {
-        exec(
-            tx,
-            "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, origin, captured.unix(), status, body],
-        )?;
-        // Only captures from 24 hours before this robots.txt on can be governed by it.
-        exec(
-            tx,
-            "UPDATE records SET pending = 1
-             WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
-            params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
-        )?;
-    }
-    Ok(indexed)
-}
-
-/// Runs a statement prepared once per connection: ingest runs the same few statements
-/// for every record, and parsing their SQL each time would dominate.
-fn exec(tx: &Transaction<'_>, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
-    tx.prepare_cached(sql)?.execute(params)
 }

@@ -19,9 +19,10 @@
 //! # An archive directory
 //! - `store/`: the sealed store, each ingested WARC file copied in under its SHA-1
 //!   (`<sha1>.warc.gz`), read-only, never modified and never served whole.
-//! - `index.sqlite3`: one row per captured HTTP response: URL, capture time, status, MIME
-//!   type, payload digest, file, offset and length, the robots.txt capture that governed
-//!   it, the verdict, the embargo period, Last-Modified, and the embargo end.
+//! - `index.sqlite3`: one row per capture (an HTTP `response` record, or a `revisit`
+//!   record): URL, capture time, status, MIME type, payload digest, file, offset and
+//!   length, the robots.txt capture that governed it, the verdict, the embargo period,
+//!   Last-Modified, and the embargo end; for a revisit, the response it repeats.
 //! - `public/`: the release files, `release-<n>-<time>.warc.gz`, gzipped per record.
 //!
 //! # Semantics
@@ -40,7 +41,17 @@
 //!   period, the response's Last-Modified, the first time the archive observed the
 //!   content (the same URL with the same payload digest, across every ingest) and the
 //!   capture time. A page whose content changes starts a new embargo with the new
-//!   content, however long ago its URL was first seen. Allowed without an embargo: released
+//!   content, however long ago its URL was first seen.
+//! - **Content** is identified by the SHA-1 of the payload (after the HTTP head, as
+//!   stored), which the archive computes for every record, in base32 as CDX shows it:
+//!   the same content is one content whether a tool wrote `sha1:<base32>` (wget, warcio,
+//!   Heritrix), `sha256:<hex>` (Browsertrix, warcprox) or SHA-1 in hex. A declared
+//!   `WARC-Payload-Digest` in SHA-1 or SHA-256 (hex or base32) is checked, never used in
+//!   its place: a response whose declared digest does not match (or is malformed) is
+//!   indexed under the computed one and counted in the ingest report, since the stored
+//!   payload, which is what replay and release send, is what the embargo protects; a
+//!   wrong declared digest would otherwise tie it to other content's first observation.
+//!   Digests in other algorithms are neither checked nor used. Allowed without an embargo: released
 //!   at once (the end is the capture time).
 //! - **Disallowed** at capture (the crawler did not obey): flagged, never replayed or
 //!   released; `serve` answers 403 with a tombstone, releases never include it.
@@ -58,11 +69,27 @@
 //! - Of a damaged file (truncated, bad gzip, wrong Content-Length), the captures before
 //!   the damage are indexed and assessed, and ingest fails naming the byte where reading
 //!   stopped; the file stays incomplete, so ingesting it again reports the damage again. Only
-//!   `response` records holding an HTTP response are indexed; `revisit`, `request`,
-//!   `metadata` and other records are skipped. An ingest that observes content earlier than before
+//!   `response` records holding an HTTP response and `revisit` records are indexed;
+//!   `request`, `metadata` and other records are skipped. An ingest that observes content earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an
 //!   earlier observation can only bring the end forward). A newly ingested robots.txt
 //!   re-assesses the unreleased captures it may govern; released ones stay released.
+//! - **Revisits** (WARC 1.1 §6.7, profiles `identical-payload-digest` and
+//!   `server-not-modified` of WARC 1.0 or 1.1; written by wget `--warc-dedup`, Heritrix,
+//!   warcprox) are captures of their `WARC-Target-URI` at their own `WARC-Date`, whose
+//!   payload is their original's: the record named by `WARC-Refers-To`, else the capture
+//!   of `WARC-Refers-To-Target-URI` at `WARC-Refers-To-Date`, else the nearest capture of
+//!   the same URL with the payload digest the revisit declares; a candidate whose payload
+//!   is not the one declared is passed over. A revisit takes its original's content, so it
+//!   is assessed like a response whose content was first observed when its original (or
+//!   an earlier capture of it at that URL) was: unchanged content is not under a new
+//!   embargo. A revisit of a robots.txt governs as that robots.txt captured at its time.
+//!   A revisit whose original is not in the archive is indexed, counted in the ingest
+//!   report, neither replayed nor released, and resolved when a later ingest brings its
+//!   original. Revisits of other profiles (this archive's tombstones among them) are
+//!   skipped. Indexes written before revisits and computed digests (layout 2 and older)
+//!   are upgraded when opened: every stored file is read again, each response's digest
+//!   computed, the revisits indexed, and unreleased captures assessed again.
 //! - `serve`: a capture under embargo answers **451** with a tombstone (HTML, or JSON
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
@@ -75,11 +102,16 @@
 //!   an answer, is refused with 502. A captured field whose value holds a control
 //!   octet other than tab (invalid in HTTP, RFC 9110 §5.5, and refused by the server
 //!   library) is left out and the rest replayed with the captured status; the
-//!   `Link: <url>; rel="original"` names the URL with such octets percent-encoded. A tombstone page (HTML or JSON) shows header
-//!   values as text, octets that are not UTF-8 as U+FFFD. `/cdx?url=…&output=json` lists
+//!   `Link: <url>; rel="original"` names the URL with such octets percent-encoded. A
+//!   released revisit is replayed with its own status and headers and its original's
+//!   payload (a 304 of `server-not-modified` updates its original's head as a cache
+//!   would, RFC 9111 §3.2; a revisit without an HTTP head replays its original's); one
+//!   whose original is not in the archive answers 404 saying so. A tombstone page (HTML
+//!   or JSON) shows header values as text, octets that are not UTF-8 as U+FFFD. `/cdx?url=…&output=json` lists
 //!   captures with pywb's fields (`urlkey timestamp url mime status digest length offset
-//!   filename`) plus `embargo_until` and `access`. Of pywb's CDX server parameters it
-//!   takes `url`; `matchType`: `exact` (the default), `prefix`, `host` (every URL of the
+//!   filename`) plus `embargo_until` and `access`, a revisit with mime `warc/revisit`
+//!   and its own status, offset and length, as pywb lists them. Of pywb's CDX server
+//!   parameters it takes `url`; `matchType`: `exact` (the default), `prefix`, `host` (every URL of the
 //!   host and port) or `domain` (the host and its subdomains, on any port), with pywb's
 //!   shorthands `url=…*` for prefix and `url=*.host` for domain; `from` and `to`, 4 to 14
 //!   digits of a Wayback timestamp naming the first and the last second they include
@@ -96,7 +128,11 @@
 //!   record still under embargo appears once, in the first release after its ingest, as
 //!   a `revisit` record with WARC-Profile [`TOMBSTONE_PROFILE`], its HTTP head, its
 //!   payload digest, a `WARC-Embargo-Until` field and no payload. Flagged records never
-//!   appear. A release killed at any point and run again publishes each record once.
+//!   appear. A captured revisit record is copied as captured (its head, no payload) once
+//!   its original is public too, in the same release or an earlier one, so that public
+//!   files can always be replayed on their own; until then it waits (for ever if its
+//!   original is flagged or not in the archive), and `status` counts it released but not
+//!   published. A release killed at any point and run again publishes each record once.
 
 mod assess;
 mod cdx;
@@ -104,8 +140,10 @@ mod digest;
 mod error;
 mod http;
 mod index;
+mod indexing;
 mod ingest;
 mod release;
+mod revisit;
 mod serve;
 mod status;
 mod store;
@@ -122,7 +160,7 @@ use robots::Agent;
 pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
-pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
+pub use index::{Access, CaptureVerdict, Entry, Revisit, RevisitProfile, INDEX_FILE};
 pub use ingest::IngestReport;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
 pub use serve::{respond, Request, Response, Server};
@@ -162,11 +200,10 @@ impl Archive {
             Some(_) => {}
             None => index.set_meta(AGENT_KEY, parsed.token())?,
         }
-        if index.upgraded {
-            assess::assess_pending(&mut index, &parsed)?;
-        }
+        let store = Store::new(dir)?;
+        upgrade(&mut index, &store, &parsed)?;
         Ok(Archive {
-            store: Store::new(dir)?,
+            store,
             dir: dir.to_owned(),
             index,
             agent: parsed,
@@ -180,11 +217,10 @@ impl Archive {
             dir: dir.to_owned(),
         })?;
         let agent = Agent::new(&token)?.honouring_embargo();
-        if index.upgraded {
-            assess::assess_pending(&mut index, &agent)?;
-        }
+        let store = Store::new(dir)?;
+        upgrade(&mut index, &store, &agent)?;
         Ok(Archive {
-            store: Store::new(dir)?,
+            store,
             dir: dir.to_owned(),
             index,
             agent,
@@ -261,4 +297,19 @@ impl Archive {
     pub(crate) fn store(&self) -> &Store {
         &self.store
     }
+}
+
+/// Finishes bringing an index from an older version up to date: reads the stored files
+/// again when its layout asks for it, and assesses what the upgrade marked.
+fn upgrade(index: &mut Index, store: &Store, agent: &Agent) -> Result<(), Error> {
+    let mut reassess = index.upgraded;
+    if index.upgrading {
+        ingest::upgrade_files(index, store)?;
+        index.finish_upgrade()?;
+        reassess = true;
+    }
+    if reassess {
+        assess::assess_pending(index, agent)?;
+    }
+    Ok(())
 }

@@ -116,6 +116,18 @@ fn plan(index: &mut Index, at: Timestamp) -> Result<Option<Batch>, Error> {
            AND verdict = 'allowed'",
         params![id, at.unix()],
     )?;
+    // A revisit's payload is its original's: a public file holding the revisit without
+    // its original, in this release or an earlier one, could not be replayed. Such a
+    // revisit waits for its original (for ever if that is flagged, or not in the archive).
+    let waiting = tx.execute(
+        "UPDATE records SET release_batch = NULL
+         WHERE id IN (SELECT r.id FROM records r INDEXED BY records_by_release
+                      JOIN revisits v ON v.record = r.id
+                      LEFT JOIN records o ON o.id = v.original
+                      WHERE r.release_batch = ?1 AND o.release_batch IS NULL)",
+        [id],
+    )?;
+    let due = due - waiting;
     let tombstones = tx.execute(
         "UPDATE records SET tombstone_batch = ?1
          WHERE id IN (SELECT id FROM records INDEXED BY records_untombstoned

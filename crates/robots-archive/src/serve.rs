@@ -15,8 +15,9 @@ use http_body_util::Full;
 use hyper::body::Incoming;
 
 use crate::cdx::{self, CdxQuery};
-use crate::http::{dechunk, ResponseHead};
+use crate::http::ResponseHead;
 use crate::index::Access;
+use crate::revisit;
 use crate::time::Timestamp;
 use crate::tombstone::{escape, Tombstone};
 use crate::url::{encode_unsafe, normalise_url};
@@ -125,7 +126,27 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
     let head = ResponseHead::read(&mut block).ok().flatten();
     let access = entry.access(now);
     if access == Access::Released {
-        if let Some(head) = head {
+        let replayed = if entry.revisit.is_some() {
+            let Some(replayed) = revisit::replay(archive, &entry, head.clone())? else {
+                return Ok(Response::message(
+                    404,
+                    json,
+                    &format!(
+                        "the capture of {} at {} is a revisit record: its payload is that of \
+                         an earlier capture, which is not in this archive, so there is \
+                         nothing to replay; ingest the WARC file holding it",
+                        entry.url, entry.captured
+                    ),
+                ));
+            };
+            Some(replayed)
+        } else {
+            head.clone().map(|h| {
+                let body = h.payload(block);
+                (h, body)
+            })
+        };
+        if let Some((head, body)) = replayed {
             // An interim response is not an answer a client can be given in its place.
             if head.status < 200 {
                 return Ok(Response::message(
@@ -137,11 +158,6 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
                     ),
                 ));
             }
-            let body = if head.is_chunked() {
-                dechunk(block)
-            } else {
-                block.to_vec()
-            };
             let stamp = entry.captured.fourteen_digits();
             // Values go out as the octets captured, not as text: a Latin-1 file name
             // or cookie is replayed as the server sent it. A field that cannot be sent

@@ -27,7 +27,9 @@ pub struct Tombstone {
     /// octets that are not UTF-8 are shown as U+FFFD (the tombstone in a public WARC, a
     /// `revisit` record, carries them as captured).
     pub headers: Vec<(String, String)>,
-    pub payload_digest: String,
+    /// The payload's SHA-1 (`sha1:…`); `null` for a revisit whose content is not known
+    /// (it declares no digest, and its original is not in the archive).
+    pub payload_digest: Option<String>,
     /// When the body may be published (RFC 3339); `null` when it never may.
     pub embargo_until: Option<String>,
     /// The first time the archive observed this content, the same URL with the same
@@ -64,7 +66,7 @@ impl Tombstone {
                         .collect()
                 })
                 .unwrap_or_default(),
-            payload_digest: entry.digest.as_header().to_owned(),
+            payload_digest: entry.digest.as_ref().map(|d| d.as_header().to_owned()),
             embargo_until: match access {
                 Access::Embargoed | Access::Released => entry.embargo_until.map(|t| t.rfc3339()),
                 Access::Disallowed | Access::NoRobots => None,
@@ -100,7 +102,7 @@ impl Tombstone {
             reason = escape(&self.reason),
             captured = self.captured,
             status = self.status,
-            digest = escape(&self.payload_digest),
+            digest = escape(self.payload_digest.as_deref().unwrap_or("unknown")),
             until = escape(until),
         )
     }
@@ -123,7 +125,9 @@ pub fn revisit_record(entry: &Entry, head: &ResponseHead) -> (Fields, Vec<u8>) {
     }
     f.push("WARC-Refers-To-Target-URI", entry.url.as_str());
     f.push("WARC-Refers-To-Date", entry.captured.rfc3339());
-    f.push("WARC-Payload-Digest", entry.digest.as_header());
+    if let Some(digest) = &entry.digest {
+        f.push("WARC-Payload-Digest", digest.as_header());
+    }
     f.push("WARC-Block-Digest", Digest::of(&block).as_header());
     if let Some(end) = entry.embargo_until {
         f.push("WARC-Embargo-Until", end.rfc3339());

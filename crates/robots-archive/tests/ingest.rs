@@ -238,6 +238,139 @@ fn an_index_from_an_older_version_is_upgraded_when_opened() {
     assert_eq!(tables, 0);
 }
 
+/// The payload the digest tests capture, and its digests as tools spell them.
+const SAME: &[u8] = b"SAME";
+const SAME_SHA1_BASE32: &str = "sha1:MS2AJIA6TY2OOTDVBGZ2W2W74Y7HTUY4";
+const SAME_SHA1_HEX: &str = "sha1:64b404a01e9e34e74c7509b3ab6adfe63e79d31c";
+const SAME_SHA256_HEX: &str =
+    "sha256:d1ed0d26ea9bd962c0f13e5ffe5bfea928bb8c9ca808dbcaa565e02a3ae1e1db";
+
+#[test]
+fn content_is_one_however_its_digest_is_spelt() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = ["a", "b", "c"].map(|p| format!("{SITE}/news/{p}"));
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    // wget, warcio and Heritrix write SHA-1 in base32.
+    let mut first = vec![site_robots()];
+    first.extend(pages.iter().map(|p| {
+        capture(p, "2026-01-02T00:00:00Z", 200, SAME).warc("WARC-Payload-Digest", SAME_SHA1_BASE32)
+    }));
+    let first = write_warc(&dir.path().join("first.warc.gz"), &first, 1);
+    assert_eq!(
+        archive
+            .ingest(&first, &mut |_| {})
+            .unwrap()
+            .digest_mismatches,
+        0
+    );
+    // Browsertrix and warcprox write SHA-256 in hex, some tools SHA-1 in hex; and one
+    // record declares a digest its payload does not have.
+    let later = [
+        SAME_SHA256_HEX,
+        SAME_SHA1_HEX,
+        "sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ];
+    let later: Vec<_> = pages
+        .iter()
+        .zip(later)
+        .map(|(p, d)| capture(p, "2026-06-01T00:00:00Z", 200, SAME).warc("WARC-Payload-Digest", d))
+        .collect();
+    let later = write_warc(&dir.path().join("later.warc.gz"), &later, 2);
+    let report = archive.ingest(&later, &mut |_| {}).unwrap();
+    assert_eq!((report.responses, report.digest_mismatches), (3, 1));
+    for page in &pages {
+        let captures = archive.captures_of(page).unwrap();
+        assert_eq!(captures.len(), 2);
+        for c in &captures {
+            // The digest the archive computed, whatever was declared.
+            assert_eq!(c.digest.as_ref().unwrap().as_header(), SAME_SHA1_BASE32);
+            // Content first observed in January: its month ran out in February.
+            assert_eq!(c.first_observed, Some(t("2026-01-02T00:00:00Z")), "{page}");
+            assert_eq!(c.embargo_until, Some(t("2026-02-02T00:00:00Z")), "{page}");
+        }
+    }
+}
+
+#[test]
+fn an_index_that_kept_declared_digests_and_skipped_revisits_is_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = format!("{SITE}/news/a");
+    let mut archive = archive_with(
+        dir.path(),
+        &[
+            site_robots(),
+            capture(&page, "2026-01-02T00:00:00Z", 200, SAME)
+                .warc("WARC-Payload-Digest", SAME_SHA256_HEX),
+        ],
+    );
+    let revisit = capture(&page, "2026-07-01T00:00:00Z", 200, SAME)
+        .warc("WARC-Payload-Digest", SAME_SHA256_HEX)
+        .warc("WARC-Refers-To", record_id(1, 1));
+    let later = write_records(
+        &dir.path().join("later.warc.gz"),
+        &[
+            Item::Response(
+                capture(&page, "2026-06-01T00:00:00Z", 200, SAME)
+                    .warc("WARC-Payload-Digest", SAME_SHA1_HEX),
+            ),
+            Item::Revisit(revisit, IDENTICAL, true),
+        ],
+        2,
+    );
+    archive.ingest(&later, &mut |_| {}).unwrap();
+    drop(archive);
+    // What layout 2 left: each digest as its record spelt it, so the June capture
+    // counted as new content and ran its own month; no revisit indexed.
+    let path = dir.path().join("archive").join(robots_archive::INDEX_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(&format!(
+        "UPDATE meta SET value = '2' WHERE key = 'layout';
+         CREATE TEMP TABLE skipped AS SELECT record FROM revisits;
+         DROP TABLE revisits;
+         DROP TABLE declared_digests;
+         DELETE FROM records WHERE id IN (SELECT record FROM skipped);
+         UPDATE records SET digest = '{SAME_SHA256_HEX}'
+             WHERE url = '{page}' AND captured = {jan};
+         UPDATE records SET digest = '{SAME_SHA1_HEX}', embargo_until = {jul}
+             WHERE url = '{page}' AND captured = {jun};",
+        jan = t("2026-01-02T00:00:00Z").unix(),
+        jun = t("2026-06-01T00:00:00Z").unix(),
+        jul = t("2026-07-02T00:00:00Z").unix(),
+    ))
+    .unwrap();
+    drop(conn);
+    let archive = Archive::open(&dir.path().join("archive")).unwrap();
+    let captures = archive.captures_of(&page).unwrap();
+    let seen: Vec<_> = captures
+        .iter()
+        .map(|c| {
+            (
+                c.captured,
+                c.digest.as_ref().unwrap().as_header().to_owned(),
+                c.revisit.and_then(|r| r.original),
+                c.embargo_until,
+            )
+        })
+        .collect();
+    let feb = Some(t("2026-02-02T00:00:00Z"));
+    let digest = SAME_SHA1_BASE32.to_owned();
+    assert_eq!(
+        seen,
+        [
+            (t("2026-01-02T00:00:00Z"), digest.clone(), None, feb),
+            (t("2026-06-01T00:00:00Z"), digest.clone(), None, feb),
+            (t("2026-07-01T00:00:00Z"), digest, Some(captures[0].id), feb),
+        ]
+    );
+    let layout: String = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT value FROM meta WHERE key = 'layout'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(layout, "3");
+}
+
 #[test]
 fn gzipped_robots_txt_is_read_and_an_unreadable_one_governs_nothing() {
     let dir = tempfile::tempdir().unwrap();

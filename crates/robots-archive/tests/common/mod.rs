@@ -17,6 +17,8 @@ pub struct Capture {
     /// Header names and values; values are octets, as servers may send any from 0x80 up.
     pub headers: Vec<(String, Vec<u8>)>,
     pub body: Vec<u8>,
+    /// WARC header fields written after the usual ones (WARC-Payload-Digest, for one).
+    pub warc: Vec<(String, String)>,
 }
 
 pub fn t(text: &str) -> Timestamp {
@@ -30,6 +32,7 @@ pub fn capture(url: &str, date: &str, status: u16, body: &[u8]) -> Capture {
         status,
         headers: vec![("Content-Type".into(), "text/html".into())],
         body: body.to_vec(),
+        warc: Vec::new(),
     }
 }
 
@@ -38,6 +41,18 @@ impl Capture {
         self.headers
             .push((name.to_owned(), value.as_ref().to_vec()));
         self
+    }
+
+    pub fn warc(mut self, name: &str, value: impl Into<String>) -> Capture {
+        self.warc.push((name.to_owned(), value.into()));
+        self
+    }
+
+    /// The HTTP head alone, as a revisit record holds it.
+    pub fn head(&self) -> Vec<u8> {
+        let mut block = self.block();
+        block.truncate(block.len() - self.body.len());
+        block
     }
 
     pub fn block(&self) -> Vec<u8> {
@@ -62,8 +77,61 @@ impl Capture {
         f.push("WARC-Date", self.date.rfc3339());
         f.push("WARC-Target-URI", self.url.as_str());
         f.push("Content-Type", "application/http; msgtype=response");
+        for (name, value) in &self.warc {
+            f.push(name.as_str(), value.as_str());
+        }
         f
     }
+}
+
+/// The WARC-Record-ID [`write_warc`] gives the `i`-th capture of a file written with `salt`.
+pub fn record_id(salt: usize, i: usize) -> String {
+    format!(
+        "<urn:uuid:00000000-0000-4000-8000-{:012}>",
+        salt * 100_000 + i
+    )
+}
+
+/// WARC 1.1's revisit profiles, and WARC 1.0's spelling of the second.
+pub const IDENTICAL: &str = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+pub const NOT_MODIFIED: &str = "http://netpreserve.org/warc/1.0/revisit/server-not-modified";
+
+/// A record of a file written by [`write_records`].
+#[derive(Clone, Debug)]
+pub enum Item {
+    Response(Capture),
+    /// A revisit record of the capture's URL and date: the profile URI, then whether its
+    /// block holds the capture's HTTP head (else it is empty); the body is not written.
+    Revisit(Capture, &'static str, bool),
+}
+
+/// Like [`write_warc`], with revisit records among the responses.
+pub fn write_records(path: &Path, items: &[Item], salt: usize) -> PathBuf {
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = Writer::new(file);
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Item::Response(c) => {
+                w.write_record(&c.fields(salt * 100_000 + i), &c.block())
+                    .unwrap();
+            }
+            Item::Revisit(c, profile, with_head) => {
+                let mut f = Fields::new();
+                for (name, value) in c.fields(salt * 100_000 + i).iter() {
+                    let value = match name {
+                        "WARC-Type" => "revisit",
+                        _ => value,
+                    };
+                    f.push(name, value);
+                }
+                f.push("WARC-Profile", *profile);
+                let block = if *with_head { c.head() } else { Vec::new() };
+                w.write_record(&f, &block).unwrap();
+            }
+        }
+    }
+    w.finish().unwrap();
+    path.to_owned()
 }
 
 /// Writes captures as a WARC file gzipped per record, with a request record before

@@ -1,0 +1,344 @@
+//! Revisit records (WARC 1.1 §6.7): a capture of a URL at its own time whose payload is
+//! that of an earlier record, which deduplicating crawlers (wget `--warc-dedup`,
+//! Heritrix, warcprox, Browsertrix) write instead of storing the payload again. Here they
+//! are read, their originals found, and replayed with their original's payload.
+
+use std::io::{self, BufRead};
+
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use crate::assess::LOOK_AHEAD_SECS;
+use crate::digest::{Check, Declared, Digest, PayloadHasher};
+use crate::http::ResponseHead;
+use crate::index::{select, Entry, Index, RevisitProfile};
+use crate::indexing::exec;
+use crate::ingest::uri_field;
+use crate::store::Store;
+use crate::time::Timestamp;
+use crate::url::is_robots_txt;
+use crate::warc::Fields;
+use crate::{Archive, Error};
+
+/// The MIME type the index and CDX give a revisit, as pywb and OpenWayback do: the
+/// record holds no payload of its own, which is what a CDX reader needs to know.
+pub(crate) const MIME: &str = "warc/revisit";
+
+/// What ingest keeps of a revisit record.
+#[derive(Debug, Clone)]
+pub(crate) struct RevisitRecord {
+    pub profile: RevisitProfile,
+    /// The HTTP response head it holds (a revisit's block usually is one: the response
+    /// at its own time, with the payload left out).
+    pub head: Option<ResponseHead>,
+    /// Its `WARC-Payload-Digest`, when in a form the archive reads (SHA-1 or SHA-256).
+    pub declared: Option<Digest>,
+    /// `WARC-Refers-To`: the original's WARC-Record-ID.
+    pub refers_to: Option<String>,
+    /// `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`: the original's URL and time.
+    pub refers_to_url: Option<String>,
+    pub refers_to_date: Option<Timestamp>,
+}
+
+impl RevisitRecord {
+    /// Reads a revisit record of one of the two profiles; `None` for another profile
+    /// (this archive's own tombstones among them: they stand for no capture of their own).
+    pub(crate) fn read(
+        fields: &Fields,
+        block: &mut dyn BufRead,
+    ) -> io::Result<Option<RevisitRecord>> {
+        let Some(profile) = fields
+            .get("WARC-Profile")
+            .and_then(RevisitProfile::from_uri)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(RevisitRecord {
+            profile,
+            head: ResponseHead::read(block)?,
+            declared: fields
+                .get("WARC-Payload-Digest")
+                .map(Declared::parse)
+                .and_then(|d| d.known().cloned()),
+            refers_to: fields.get("WARC-Refers-To").map(|v| v.trim().to_owned()),
+            refers_to_url: uri_field(fields, "WARC-Refers-To-Target-URI"),
+            refers_to_date: fields
+                .get("WARC-Refers-To-Date")
+                .and_then(|d| Timestamp::parse_rfc3339(d).ok()),
+        }))
+    }
+
+    /// Records what the revisit in index row `id` names as its original.
+    pub(crate) fn insert(&self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
+        exec(
+            tx,
+            "INSERT OR IGNORE INTO revisits (record, profile, refers_to, refers_to_url,
+                 refers_to_date, declared, has_head)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                id,
+                self.profile.as_str(),
+                self.refers_to,
+                self.refers_to_url,
+                self.refers_to_date.map(Timestamp::unix),
+                self.declared.as_ref().map(Digest::as_header),
+                self.head.is_some(),
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+/// An indexed revisit whose original is not known yet.
+struct Unresolved {
+    id: i64,
+    url: String,
+    captured: i64,
+    refers_to: Option<String>,
+    refers_to_url: Option<String>,
+    refers_to_date: Option<i64>,
+    declared: Option<String>,
+    has_head: bool,
+}
+
+/// The response a revisit repeats.
+struct Original {
+    id: i64,
+    digest: String,
+    status: u16,
+    last_modified: Option<String>,
+}
+
+/// Finds the original of every revisit that has none yet, as WARC 1.1 §6.7 names it: the
+/// record whose WARC-Record-ID is its `WARC-Refers-To`; else the capture of its
+/// `WARC-Refers-To-Target-URI` at its `WARC-Refers-To-Date`; else a capture of its own
+/// URL with the payload digest it declares (the nearest earlier one, else the nearest
+/// later one). A candidate whose payload differs from the digest the revisit declares is
+/// not its original. A revisit that finds one takes its content (digest) and is
+/// assessed again; one that does not is tried again at the next ingest.
+pub(crate) fn resolve_pending(index: &mut Index, store: &Store) -> Result<(), Error> {
+    let tx = index.conn.transaction()?;
+    let unresolved: Vec<Unresolved> = tx
+        .prepare(
+            "SELECT v.record, r.url, r.captured, v.refers_to, v.refers_to_url,
+                 v.refers_to_date, v.declared, v.has_head
+             FROM revisits v INDEXED BY revisits_unresolved JOIN records r ON r.id = v.record
+             WHERE v.original IS NULL",
+        )?
+        .query_map([], |r| {
+            Ok(Unresolved {
+                id: r.get(0)?,
+                url: r.get(1)?,
+                captured: r.get(2)?,
+                refers_to: r.get(3)?,
+                refers_to_url: r.get(4)?,
+                refers_to_date: r.get(5)?,
+                declared: r.get(6)?,
+                has_head: r.get(7)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    for visit in &unresolved {
+        if let Some(original) = find_original(&tx, store, visit)? {
+            settle(&tx, visit, &original)?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+fn find_original(
+    tx: &Transaction<'_>,
+    store: &Store,
+    visit: &Unresolved,
+) -> Result<Option<Original>, Error> {
+    let ids = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<i64>, Error> {
+        let mut stmt = tx.prepare_cached(sql)?;
+        let rows = stmt.query_map(params, |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    };
+    let mut candidates = Vec::new();
+    if let Some(id) = &visit.refers_to {
+        candidates.extend(ids(
+            "SELECT id FROM records WHERE warc_record_id = ?1",
+            &[id],
+        )?);
+    }
+    if let (Some(url), Some(date)) = (&visit.refers_to_url, visit.refers_to_date) {
+        candidates.extend(ids(
+            "SELECT id FROM records WHERE url = ?1 AND captured = ?2 ORDER BY id",
+            &[url, &date],
+        )?);
+    }
+    if let Some(digest) = &visit.declared {
+        candidates.extend(ids(
+            "SELECT id FROM records WHERE url = ?1
+                 AND (digest = ?2 OR id IN (SELECT record FROM declared_digests WHERE digest = ?2))
+             ORDER BY captured > ?3, abs(captured - ?3), id",
+            &[&visit.url, digest, &visit.captured],
+        )?);
+    }
+    for id in candidates.into_iter().filter(|&id| id != visit.id) {
+        if let Some(original) = response_of(tx, id)? {
+            if payload_agrees(tx, store, visit, &original)? {
+                return Ok(Some(original));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The response row `id` is, or, for a revisit with a known original, that original.
+fn response_of(tx: &Transaction<'_>, id: i64) -> Result<Option<Original>, Error> {
+    let via: Option<Option<i64>> = tx
+        .prepare_cached("SELECT original FROM revisits WHERE record = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    let id = match via {
+        None => id,
+        Some(Some(original)) => original,
+        Some(None) => return Ok(None),
+    };
+    Ok(tx
+        .prepare_cached("SELECT id, digest, status, last_modified FROM records WHERE id = ?1")?
+        .query_row([id], |r| {
+            Ok(Original {
+                id: r.get(0)?,
+                digest: r.get(1)?,
+                status: r.get(2)?,
+                last_modified: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Whether the original's payload is the one the revisit declares: its SHA-1, a checked
+/// declared digest in the same algorithm, or else the digest computed from the stored
+/// record in the revisit's algorithm. A revisit that declares none is taken at its word.
+fn payload_agrees(
+    tx: &Transaction<'_>,
+    store: &Store,
+    visit: &Unresolved,
+    original: &Original,
+) -> Result<bool, Error> {
+    let Some(declared) = &visit.declared else {
+        return Ok(true);
+    };
+    let algorithm = |d: &str| d.split_once(':').map(|(a, _)| a.to_owned());
+    if algorithm(declared) == algorithm(&original.digest) {
+        return Ok(*declared == original.digest);
+    }
+    let other: Option<String> = tx
+        .prepare_cached("SELECT digest FROM declared_digests WHERE record = ?1")?
+        .query_row([original.id], |r| r.get(0))
+        .optional()?;
+    if let Some(other) = other.filter(|o| algorithm(o) == algorithm(declared)) {
+        return Ok(other == *declared);
+    }
+    let Some(entry) = select(tx, "WHERE r.id = ?1", [original.id])?.pop() else {
+        return Ok(false);
+    };
+    let stored = store.read(&entry)?;
+    let mut block = &stored.block[..];
+    if ResponseHead::read(&mut block).ok().flatten().is_none() {
+        return Ok(false);
+    }
+    let mut hasher = PayloadHasher::new(Some(declared));
+    hasher.update(block);
+    Ok(matches!(hasher.finish().1, Check::Agrees(_)))
+}
+
+/// Links a revisit to its original: it takes the original's content (and, without an
+/// HTTP head of its own, its status and Last-Modified), and it and the other unreleased
+/// captures of that content at its URL are assessed again, since it may be the content's
+/// first observation there. A revisit of a robots.txt is a capture of those rules at its
+/// own time, and governs as one.
+fn settle(tx: &Transaction<'_>, visit: &Unresolved, original: &Original) -> Result<(), Error> {
+    exec(
+        tx,
+        "UPDATE revisits SET original = ?2 WHERE record = ?1",
+        params![visit.id, original.id],
+    )?;
+    exec(
+        tx,
+        "UPDATE records SET digest = ?2,
+             status = CASE WHEN ?3 THEN status ELSE ?4 END,
+             last_modified = CASE WHEN ?3 THEN last_modified ELSE ?5 END
+         WHERE id = ?1",
+        params![
+            visit.id,
+            original.digest,
+            visit.has_head,
+            original.status,
+            original.last_modified
+        ],
+    )?;
+    exec(
+        tx,
+        "UPDATE records SET pending = 1
+         WHERE url = ?1 AND digest = ?2 AND release_batch IS NULL",
+        params![visit.url, original.digest],
+    )?;
+    if is_robots_txt(&visit.url) {
+        // A 304, or no head, says the status is the original's; like a response, only
+        // a 2xx, 4xx or 5xx says anything about the rules.
+        let added = exec(
+            tx,
+            "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)
+             SELECT id, origin, captured, status, body FROM (
+                 SELECT r.id, r.origin, r.captured, o.body,
+                     CASE WHEN r.status IN (0, 304) THEN o.status ELSE r.status END AS status
+                 FROM records r, robots_txt o WHERE r.id = ?1 AND o.record = ?2)
+             WHERE status BETWEEN 200 AND 299 OR status BETWEEN 400 AND 599",
+            params![visit.id, original.id],
+        )?;
+        if added > 0 {
+            exec(
+                tx,
+                "UPDATE records SET pending = 1
+                 WHERE origin = (SELECT origin FROM records WHERE id = ?1)
+                   AND release_batch IS NULL AND captured >= ?2",
+                params![visit.id, visit.captured - LOOK_AHEAD_SECS],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// How many revisits indexed from file row `file_id` have no original in the archive.
+pub(crate) fn unresolved_in(index: &Index, file_id: i64) -> Result<u64, Error> {
+    Ok(index.conn.query_row(
+        "SELECT count(*) FROM revisits v JOIN records r ON r.id = v.record
+         WHERE v.original IS NULL AND r.file_id = ?1",
+        [file_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// What replaying a released revisit sends: the status and fields it captured with its
+/// original's payload. A 304 (server-not-modified) updates the original's stored head as
+/// a cache does (RFC 9111 §3.2); a revisit without an HTTP head replays its original's.
+/// `None` when its original is not in the archive, so there is no payload to send.
+pub(crate) fn replay(
+    archive: &Archive,
+    entry: &Entry,
+    head: Option<ResponseHead>,
+) -> Result<Option<(ResponseHead, Vec<u8>)>, Error> {
+    let Some(id) = entry.revisit.and_then(|r| r.original) else {
+        return Ok(None);
+    };
+    let Some(original) = archive.index().entry(id)? else {
+        return Ok(None);
+    };
+    let stored = archive.store().read(&original)?;
+    let mut block = &stored.block[..];
+    let Some(original_head) = ResponseHead::read(&mut block).ok().flatten() else {
+        return Ok(None);
+    };
+    let payload = original_head.payload(block);
+    let head = match head {
+        None => original_head,
+        Some(h) if h.status == 304 => original_head.updated_by(&h),
+        Some(h) => h,
+    };
+    Ok(Some((head, payload)))
+}

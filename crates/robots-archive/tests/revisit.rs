@@ -1,0 +1,367 @@
+//! Revisit records (WARC 1.1 §6.7), as deduplicating crawlers write them: indexed as
+//! captures at their own time, resolved to their originals by WARC-Refers-To, by
+//! Refers-To-Target-URI and date, or by payload digest; assessed with their original's
+//! content, replayed with their own head and the original's payload, listed in CDX, and
+//! released once their original is public.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use robots_archive::warc::Reader;
+use robots_archive::{Access, Archive, Digest, Entry, Request, RevisitProfile, TOMBSTONE_PROFILE};
+
+const PAGE: &str = "http://site.test/news/a";
+
+fn get(archive: &Archive, target: &str, now: &str) -> robots_archive::Response {
+    let req = Request {
+        target: target.to_owned(),
+        accept: Some("text/html".to_owned()),
+    };
+    archive.respond(&req, t(now))
+}
+
+fn ingest(archive: &mut Archive, path: &Path) -> robots_archive::IngestReport {
+    archive.ingest(path, &mut |_| {}).unwrap()
+}
+
+/// robots.txt (a month's embargo on /news) and [`PAGE`] on 2 January 2026, ingested.
+fn original(dir: &Path) -> Archive {
+    let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
+    let crawl = write_warc(
+        &dir.join("crawl1.warc.gz"),
+        &[
+            site_robots(),
+            capture(PAGE, "2026-01-02T00:00:00Z", 200, b"BODY-A")
+                .header("Date", "Fri, 02 Jan 2026 00:00:00 GMT")
+                .header("ETag", "\"a1\""),
+        ],
+        1,
+    );
+    ingest(&mut archive, &crawl);
+    archive
+}
+
+/// The same page revisited on 1 March 2026, the payload left out.
+fn revisit_of_page() -> Capture {
+    capture(PAGE, "2026-03-01T00:00:00Z", 200, b"BODY-A").header("X-Second-Crawl", "yes")
+}
+
+fn captures(archive: &Archive) -> (Entry, Entry) {
+    let mut all = archive.captures_of(PAGE).unwrap();
+    assert_eq!(all.len(), 2, "{all:?}");
+    let revisit = all.pop().unwrap();
+    (all.pop().unwrap(), revisit)
+}
+
+fn cdx(archive: &Archive, now: &str) -> Vec<serde_json::Value> {
+    let r = get(archive, &format!("/cdx?url={PAGE}&output=json"), now);
+    assert_eq!(r.status, 200);
+    String::from_utf8(r.body)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn an_identical_payload_revisit_is_a_capture_with_its_originals_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = original(dir.path());
+    let revisit = revisit_of_page()
+        .warc("WARC-Refers-To", record_id(1, 1))
+        .warc("WARC-Refers-To-Target-URI", PAGE)
+        .warc("WARC-Refers-To-Date", "2026-01-02T00:00:00Z")
+        .warc("WARC-Payload-Digest", Digest::of(b"BODY-A").as_header());
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[Item::Revisit(revisit, IDENTICAL, true)],
+        2,
+    );
+    let report = ingest(&mut archive, &crawl);
+    assert_eq!(
+        (
+            report.responses,
+            report.revisits,
+            report.revisits_without_original,
+            report.skipped
+        ),
+        (0, 1, 0, 0)
+    );
+    let (first, second) = captures(&archive);
+    let kind = second.revisit.unwrap();
+    assert_eq!(kind.profile, RevisitProfile::IdenticalPayloadDigest);
+    assert_eq!(kind.original, Some(first.id));
+    assert_eq!(second.captured, t("2026-03-01T00:00:00Z"));
+    assert_eq!(second.digest, first.digest);
+    assert_eq!(second.mime.as_deref(), Some("warc/revisit"));
+    // Content first observed in January: its embargo ended in February, as the
+    // original's did, not a month after the revisit.
+    assert_eq!(second.first_observed, Some(t("2026-01-02T00:00:00Z")));
+    assert_eq!(second.embargo_until, Some(t("2026-02-02T00:00:00Z")));
+    assert_eq!(second.access(t("2026-03-02T00:00:00Z")), Access::Released);
+
+    // Replay: the revisit's own head, the original's payload.
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2026-03-02T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+    assert_eq!(r.header("X-Second-Crawl"), Some(&b"yes"[..]));
+    assert_eq!(
+        r.header("Memento-Datetime"),
+        Some(&b"Sun, 01 Mar 2026 00:00:00 GMT"[..])
+    );
+    assert_eq!(
+        r.header("ETag"),
+        None,
+        "the original's head is not the revisit's"
+    );
+
+    let lines = cdx(&archive, "2026-03-02T00:00:00Z");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["timestamp"], "20260301000000");
+    assert_eq!(lines[1]["mime"], "warc/revisit");
+    assert_eq!(lines[1]["status"], "200");
+    assert_eq!(lines[1]["digest"], lines[0]["digest"]);
+    assert_eq!(lines[1]["access"], "released");
+}
+
+#[test]
+fn a_server_not_modified_revisit_replays_the_originals_head_updated_by_the_304() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = original(dir.path());
+    // No WARC-Refers-To and no digest: the original's URL and date name it.
+    let not_modified = capture(PAGE, "2026-03-01T00:00:00Z", 304, b"")
+        .header("Date", "Sun, 01 Mar 2026 00:00:00 GMT")
+        .header("ETag", "\"a1\"")
+        .warc("WARC-Refers-To-Target-URI", PAGE)
+        .warc("WARC-Refers-To-Date", "2026-01-02T00:00:00Z");
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[Item::Revisit(not_modified, NOT_MODIFIED, true)],
+        2,
+    );
+    assert_eq!(ingest(&mut archive, &crawl).revisits_without_original, 0);
+    let (first, second) = captures(&archive);
+    let kind = second.revisit.unwrap();
+    assert_eq!(kind.profile, RevisitProfile::ServerNotModified);
+    assert_eq!(kind.original, Some(first.id));
+    assert_eq!((second.status, second.digest), (304, first.digest));
+    assert_eq!(second.embargo_until, Some(t("2026-02-02T00:00:00Z")));
+
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2026-03-02T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+    assert_eq!(
+        r.header("Date"),
+        Some(&b"Sun, 01 Mar 2026 00:00:00 GMT"[..])
+    );
+    assert_eq!(r.header("Content-Type"), Some(&b"text/html"[..]));
+    assert_eq!(cdx(&archive, "2026-03-02T00:00:00Z")[1]["status"], "304");
+}
+
+#[test]
+fn revisits_are_resolved_by_payload_digest_in_any_spelling_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let sha256 = "690b1e5b1df1f1e6ae1f9cb14e74bf03aec913a4896967677f747f62433cc246";
+    let other = "http://site.test/news/other";
+    let crawl = write_warc(
+        &dir.path().join("crawl1.warc.gz"),
+        &[
+            site_robots(),
+            // Browsertrix's spelling: SHA-256 in hex.
+            capture(PAGE, "2026-01-02T00:00:00Z", 200, b"BODY-A")
+                .warc("WARC-Payload-Digest", format!("sha256:{sha256}")),
+            capture(other, "2026-01-02T00:00:00Z", 200, b"OTHER"),
+        ],
+        1,
+    );
+    ingest(&mut archive, &crawl);
+    let revisit = |date: &str, digest: &str| {
+        capture(PAGE, date, 200, b"")
+            .warc("WARC-Payload-Digest", digest)
+            .warc("WARC-Refers-To", record_id(1, 2))
+    };
+    // Each refers to the capture of another URL whose payload is not the one declared:
+    // that is not taken; the digest finds the right one, however it is spelt.
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[
+            Item::Revisit(
+                revisit(
+                    "2026-03-01T00:00:00Z",
+                    "sha256:NEFR4WY56HY6NLQ7TSYU45F7AOXMSE5ERFUWOZ37OR7WEQZ4YJDA",
+                ),
+                IDENTICAL,
+                true,
+            ),
+            Item::Revisit(
+                revisit(
+                    "2026-03-02T00:00:00Z",
+                    "SHA1:128d629683e2cc46c72b8d1ab766eedb1fd4ffa4",
+                ),
+                IDENTICAL,
+                false,
+            ),
+        ],
+        2,
+    );
+    let report = ingest(&mut archive, &crawl);
+    assert_eq!((report.revisits, report.revisits_without_original), (2, 0));
+    let all = archive.captures_of(PAGE).unwrap();
+    assert_eq!(all.len(), 3);
+    for visit in &all[1..] {
+        assert_eq!(visit.revisit.unwrap().original, Some(all[0].id));
+        assert_eq!(visit.digest, Some(Digest::of(b"BODY-A")));
+        assert_eq!(visit.embargo_until, Some(t("2026-02-02T00:00:00Z")));
+    }
+    // Without a head of its own, the revisit replays its original's.
+    assert_eq!(all[2].status, 200);
+    let r = get(
+        &archive,
+        &format!("/web/20260302000000/{PAGE}"),
+        "2026-04-01T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+    assert_eq!(r.header("Content-Type"), Some(&b"text/html"[..]));
+}
+
+#[test]
+fn a_revisit_without_its_original_is_indexed_not_replayed_and_found_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let dedup = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[
+            Item::Response(capture(
+                "http://site.test/robots.txt",
+                "2026-03-01T00:00:00Z",
+                200,
+                ROBOTS,
+            )),
+            Item::Revisit(
+                revisit_of_page()
+                    .warc("WARC-Payload-Digest", Digest::of(b"BODY-A").as_header())
+                    .warc("WARC-Refers-To", record_id(1, 1)),
+                IDENTICAL,
+                true,
+            ),
+        ],
+        2,
+    );
+    let report = ingest(&mut archive, &dedup);
+    assert_eq!((report.revisits, report.revisits_without_original), (1, 1));
+    let alone = archive.captures_of(PAGE).unwrap().remove(0);
+    assert_eq!(alone.revisit.unwrap().original, None);
+    // Its content is the one it declares, first observed by itself so far.
+    assert_eq!(alone.digest, Some(Digest::of(b"BODY-A")));
+    assert_eq!(alone.embargo_until, Some(t("2026-04-01T00:00:00Z")));
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2026-05-01T00:00:00Z",
+    );
+    assert_eq!(r.status, 404);
+    let message = String::from_utf8_lossy(&r.body);
+    assert!(message.contains("not in this archive"), "{message}");
+    // Not released either: a public file cannot hold a revisit whose payload is nowhere.
+    let release = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
+    assert_eq!(release.released, 1, "robots.txt only");
+
+    // The original arrives: the revisit is resolved, and its embargo runs from January.
+    drop(archive);
+    let mut archive = original(dir.path());
+    let (first, second) = captures(&archive);
+    assert_eq!(second.revisit.unwrap().original, Some(first.id));
+    assert_eq!(second.embargo_until, Some(t("2026-02-02T00:00:00Z")));
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2026-05-01T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+    let release = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
+    assert_eq!(
+        release.released, 3,
+        "robots.txt, the original and its revisit"
+    );
+}
+
+/// (WARC-Type, or `tombstone`, target URI, date, block) of every record in `public/`,
+/// in file order.
+fn published(adir: &Path) -> Vec<(String, String, String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(adir.join("public"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+        let mut reader = Reader::new(file, &path, 0);
+        while let Some(r) = reader
+            .next(|_, block| {
+                let mut v = Vec::new();
+                block.read_to_end(&mut v)?;
+                Ok(v)
+            })
+            .unwrap()
+        {
+            let field = |name: &str| r.fields.get(name).unwrap_or("").to_owned();
+            let kind = if field("WARC-Profile") == TOMBSTONE_PROFILE {
+                "tombstone".to_owned()
+            } else {
+                field("WARC-Type")
+            };
+            out.push((kind, field("WARC-Target-URI"), field("WARC-Date"), r.value));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_revisit_is_released_as_captured_with_or_after_its_original() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = original(dir.path());
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[Item::Revisit(
+            revisit_of_page().warc("WARC-Payload-Digest", Digest::of(b"BODY-A").as_header()),
+            IDENTICAL,
+            true,
+        )],
+        2,
+    );
+    ingest(&mut archive, &crawl);
+    // While both are under embargo, each is a tombstone.
+    let first = archive.release(t("2026-01-10T00:00:00Z")).unwrap();
+    assert_eq!((first.released, first.tombstones), (0, 3));
+    let second = archive.release(t("2026-03-02T00:00:00Z")).unwrap();
+    assert_eq!((second.released, second.tombstones), (3, 0));
+    let records = published(&dir.path().join("archive"));
+    let revisits: Vec<_> = records
+        .iter()
+        .filter(|r| r.0 == "revisit" && r.2 == "2026-03-01T00:00:00Z")
+        .collect();
+    assert_eq!(revisits.len(), 1);
+    // The record as captured: its head, no payload.
+    assert_eq!(revisits[0].3, revisit_of_page().head());
+    let position = |kind: &str, date: &str| {
+        records
+            .iter()
+            .position(|r| r.0 == kind && r.1 == PAGE && r.2 == date)
+            .unwrap()
+    };
+    assert!(
+        position("response", "2026-01-02T00:00:00Z") < position("revisit", "2026-03-01T00:00:00Z")
+    );
+    let status = archive.status(t("2026-03-02T00:00:00Z")).unwrap();
+    assert_eq!((status.records, status.published), (3, 3));
+}
