@@ -277,6 +277,70 @@ fn ingest_warns_of_responses_it_could_not_use() {
 }
 
 #[test]
+fn ingest_counts_revisits_and_warns_of_missing_originals_and_wrong_digests() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("dedup.warc.gz");
+    let mut w = Writer::new(std::fs::File::create(&warc).unwrap());
+    let record = |kind: &str, i: usize, url: &str, extra: &[(&str, &str)]| {
+        let mut f = Fields::new();
+        f.push("WARC-Type", kind);
+        f.push("WARC-Record-ID", format!("<urn:uuid:dedup-{i}>"));
+        f.push("WARC-Date", "2026-01-01T00:00:00Z");
+        f.push("WARC-Target-URI", url);
+        for (name, value) in extra {
+            f.push(*name, *value);
+        }
+        f
+    };
+    let block = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n";
+    // Its digest is of the empty payload, not of `page`.
+    let wrong = [(
+        "WARC-Payload-Digest",
+        "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+    )];
+    let page = record("response", 0, "http://dedup.test/a", &wrong);
+    w.write_record(&page, format!("{block}page").as_bytes())
+        .unwrap();
+    let revisit = record(
+        "revisit",
+        1,
+        "http://dedup.test/b",
+        &[
+            (
+                "WARC-Profile",
+                "http://netpreserve.org/warc/1.0/revisit/identical-payload-digest",
+            ),
+            ("WARC-Refers-To", "<urn:uuid:never-ingested>"),
+        ],
+    );
+    w.write_record(&revisit, block.as_bytes()).unwrap();
+    w.finish().unwrap();
+    let a = dir.path().join("archive");
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("1 responses indexed (0 robots.txt), 1 revisits indexed, 0 already indexed"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 revisits refer to a capture that is not in the archive"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 responses declare a WARC-Payload-Digest that does not match"),
+        "{said}"
+    );
+}
+
+#[test]
 fn text_output_escapes_control_characters_in_names_and_captures() {
     let dir = tempfile::tempdir().unwrap();
     let evil = "\x1b[31m\x07\u{202e}";

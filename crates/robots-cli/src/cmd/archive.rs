@@ -44,7 +44,10 @@ Example:
   robots archive ingest my-archive --agent ExampleBot crawl.warc.gz
 
 WARC 1.0 and 1.1, plain or gzipped per record. The directory is created when missing.
-Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
+Response and revisit records are indexed: a revisit (wget --warc-dedup, Heritrix,
+warcprox) is a capture at its own time whose payload is that of the record it refers
+to. Content is identified by the SHA-1 the archive computes from each payload, however
+WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
 WARC file is named with the byte offset of the bad record).")]
 pub struct IngestArgs {
     /// The archive directory.
@@ -87,8 +90,9 @@ Example:
 A capture under embargo answers 451 with its tombstone (URL, capture time, headers,
 payload digest, embargo end; HTML, or JSON with Accept: application/json); a capture
 flagged disallowed or without robots.txt answers 403; the body is never sent. A
-released capture replays with its status, headers and body; a captured header holding
-a control octet other than tab, which HTTP cannot carry, is left out.
+released capture replays with its status, headers and body; a revisit replays with the
+payload of the capture it refers to (404 when that is not in the archive). A captured
+header holding a control octet other than tab, which HTTP cannot carry, is left out.
 
 /cdx takes pywb's url, matchType (exact, prefix, host, domain), from, to, limit and
 output (json or text); any other parameter, such as filter or fl, answers 400.")]
@@ -112,7 +116,8 @@ Example:
 
 Writes my-archive/public/release-<n>-<time>.warc.gz: released records copied from the
 store, and a tombstone (revisit record, headers and digest only) for each record still
-under embargo that no earlier release showed. Safe to kill and run again: every due
+under embargo that no earlier release showed. A captured revisit record goes out once
+the record holding its payload is public too (in the same release or an earlier one). Safe to kill and run again: every due
 record is published exactly once.")]
 pub struct ReleaseArgs {
     /// The archive directory.
@@ -190,13 +195,32 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             )
         } else {
             let mut line = format!(
-                "{}: {} responses indexed ({} robots.txt), {} already indexed, {} other records skipped",
+                "{}: {} responses indexed ({} robots.txt), {} revisits indexed, {} already \
+                 indexed, {} other records skipped",
                 shown(warc),
                 report.responses,
                 report.robots_txt,
+                report.revisits,
                 report.duplicates,
                 report.skipped
             );
+            if report.revisits_without_original > 0 {
+                line += &format!(
+                    "\n  warning: {} revisits refer to a capture that is not in the archive; \
+                     they are indexed, but not replayed or released until the WARC file \
+                     holding that capture is ingested",
+                    report.revisits_without_original
+                );
+            }
+            if report.digest_mismatches > 0 {
+                line += &format!(
+                    "\n  warning: {} responses declare a WARC-Payload-Digest that does not \
+                     match their payload (or is malformed); they are indexed under the SHA-1 \
+                     of the payload stored, which the archive computes for every record: the \
+                     records may be damaged, or written by a tool that digests something else",
+                    report.digest_mismatches
+                );
+            }
             if report.undated > 0 {
                 line += &format!(
                     "\n  warning: {} responses have no valid WARC-Date (W3C-DTF, e.g. \
