@@ -6,6 +6,7 @@ use std::path::Path;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::digest::Digest;
+use crate::revisit::{Revisit, RevisitProfile};
 use crate::time::Timestamp;
 use crate::url::surt;
 use crate::Error;
@@ -270,57 +271,6 @@ pub struct Entry {
     pub first_observed: Option<Timestamp>,
     /// Set for a revisit record: a capture whose payload is that of an earlier one.
     pub revisit: Option<Revisit>,
-}
-
-/// What an indexed revisit record is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Revisit {
-    pub profile: RevisitProfile,
-    /// The index row of the response whose payload it repeats; `None` while that
-    /// response is not in the archive.
-    pub original: Option<i64>,
-}
-
-/// The revisit profiles of WARC 1.0 and 1.1 (§6.7) the archive indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RevisitProfile {
-    /// The crawler fetched the payload and found it identical to an earlier one.
-    IdenticalPayloadDigest,
-    /// The server answered a conditional request with 304 Not Modified.
-    ServerNotModified,
-}
-
-impl RevisitProfile {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RevisitProfile::IdenticalPayloadDigest => "identical-payload-digest",
-            RevisitProfile::ServerNotModified => "server-not-modified",
-        }
-    }
-
-    /// The profile a `WARC-Profile` URI names: `http://netpreserve.org/warc/<version>/
-    /// revisit/<name>` of any version (1.0 and 1.1 name the same two), by either scheme.
-    pub fn from_uri(uri: &str) -> Option<RevisitProfile> {
-        let rest = uri.trim();
-        let rest = rest
-            .strip_prefix("http://")
-            .or_else(|| rest.strip_prefix("https://"))?;
-        let (version, name) = rest
-            .strip_prefix("netpreserve.org/warc/")?
-            .split_once("/revisit/")?;
-        if version.is_empty() || version.contains('/') {
-            return None;
-        }
-        Self::parse(name)
-    }
-
-    fn parse(name: &str) -> Option<RevisitProfile> {
-        match name {
-            "identical-payload-digest" => Some(RevisitProfile::IdenticalPayloadDigest),
-            "server-not-modified" => Some(RevisitProfile::ServerNotModified),
-            _ => None,
-        }
-    }
 }
 
 impl Entry {

@@ -10,7 +10,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use crate::assess::LOOK_AHEAD_SECS;
 use crate::digest::{Check, Declared, Digest, PayloadHasher};
 use crate::http::ResponseHead;
-use crate::index::{select, Entry, Index, RevisitProfile};
+use crate::index::{select, Entry, Index};
 use crate::indexing::exec;
 use crate::ingest::uri_field;
 use crate::store::Store;
@@ -18,6 +18,57 @@ use crate::time::Timestamp;
 use crate::url::is_robots_txt;
 use crate::warc::Fields;
 use crate::{Archive, Error};
+
+/// What an indexed revisit record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revisit {
+    pub profile: RevisitProfile,
+    /// The index row of the response whose payload it repeats; `None` while that
+    /// response is not in the archive.
+    pub original: Option<i64>,
+}
+
+/// The revisit profiles of WARC 1.0 and 1.1 (§6.7) the archive indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RevisitProfile {
+    /// The crawler fetched the payload and found it identical to an earlier one.
+    IdenticalPayloadDigest,
+    /// The server answered a conditional request with 304 Not Modified.
+    ServerNotModified,
+}
+
+impl RevisitProfile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RevisitProfile::IdenticalPayloadDigest => "identical-payload-digest",
+            RevisitProfile::ServerNotModified => "server-not-modified",
+        }
+    }
+
+    /// The profile a `WARC-Profile` URI names: `http://netpreserve.org/warc/<version>/
+    /// revisit/<name>` of any version (1.0 and 1.1 name the same two), by either scheme.
+    pub fn from_uri(uri: &str) -> Option<RevisitProfile> {
+        let rest = uri.trim();
+        let rest = rest
+            .strip_prefix("http://")
+            .or_else(|| rest.strip_prefix("https://"))?;
+        let (version, name) = rest
+            .strip_prefix("netpreserve.org/warc/")?
+            .split_once("/revisit/")?;
+        if version.is_empty() || version.contains('/') {
+            return None;
+        }
+        Self::parse(name)
+    }
+
+    pub(crate) fn parse(name: &str) -> Option<RevisitProfile> {
+        match name {
+            "identical-payload-digest" => Some(RevisitProfile::IdenticalPayloadDigest),
+            "server-not-modified" => Some(RevisitProfile::ServerNotModified),
+            _ => None,
+        }
+    }
+}
 
 /// The MIME type the index and CDX give a revisit, as pywb and OpenWayback do: the
 /// record holds no payload of its own, which is what a CDX reader needs to know.
