@@ -7,45 +7,26 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::*;
-use robots_archive::warc::Reader;
 use robots_archive::{Archive, ReleaseStep};
 
 /// (WARC-Type, target URI, refers-to or record ID, block) of every record in `public/`.
-fn public_records(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(archive_dir.join("public"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(
-            name.starts_with("release-") && name.ends_with(".warc.gz"),
-            "{name}"
-        );
-        let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
-        let mut reader = Reader::new(file, &path, 0);
-        while let Some(r) = reader
-            .next(|_, block| {
-                let mut v = Vec::new();
-                block.read_to_end(&mut v)?;
-                Ok(v)
-            })
-            .unwrap()
-        {
-            let f = &r.fields;
-            let kind = f.get("WARC-Type").unwrap_or("").to_owned();
-            let target = f.get("WARC-Target-URI").unwrap_or("").to_owned();
+fn published(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> {
+    public_records(archive_dir)
+        .into_iter()
+        .map(|(name, f, block)| {
+            assert!(
+                name.starts_with("release-") && name.ends_with(".warc.gz"),
+                "{name}"
+            );
+            let field = |key: &str| f.get(key).unwrap_or("").to_owned();
             let id = f
                 .get("WARC-Refers-To")
                 .or(f.get("WARC-Record-ID"))
                 .unwrap_or("")
                 .to_owned();
-            out.push((kind, target, id, r.value));
-        }
-    }
-    out
+            (field("WARC-Type"), field("WARC-Target-URI"), id, block)
+        })
+        .collect()
 }
 
 fn fixture() -> Vec<Capture> {
@@ -107,7 +88,7 @@ fn releases_publish_due_records_once_and_tombstones_the_rest() {
 
     let first = archive.release(t("2026-01-10T00:00:00Z")).unwrap();
     assert_eq!((first.released, first.tombstones), (2, 3));
-    let records = public_records(&adir);
+    let records = published(&adir);
     assert_eq!(records[0].0, "warcinfo");
     assert_eq!(count(&records, "response", "http://gone.test/page"), 1);
     assert_eq!(
@@ -148,7 +129,7 @@ fn releases_publish_due_records_once_and_tombstones_the_rest() {
     assert_eq!((second.released, second.tombstones), (1, 0));
     let third = archive.release(t("2026-06-01T00:00:00Z")).unwrap();
     assert_eq!((third.released, third.tombstones), (2, 0));
-    let records = public_records(&adir);
+    let records = published(&adir);
     let all: Vec<u8> = records.iter().flat_map(|r| r.3.clone()).collect();
     assert!(contains(&all, b"BODY-NEWS-A") && contains(&all, b"BODY-NEWS-C"));
     assert!(!contains(&all, b"BODY-PRIVATE") && !contains(&all, b"BODY-NO-ROBOTS"));
@@ -256,7 +237,7 @@ fn a_release_cut_short_anywhere_publishes_each_record_exactly_once() {
             for later in &times[which + 1..] {
                 archive.release(t(later)).unwrap();
             }
-            let records = public_records(&dir.path().join("archive"));
+            let records = published(&dir.path().join("archive"));
             let mut seen: HashMap<(String, String), usize> = HashMap::new();
             for r in records.iter().filter(|r| r.0 != "warcinfo") {
                 *seen.entry((r.0.clone(), r.2.clone())).or_default() += 1;

@@ -9,7 +9,6 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use robots_archive::warc::Reader;
 use robots_archive::{Access, Archive, Digest, Entry, Request, RevisitProfile, TOMBSTONE_PROFILE};
 
 const PAGE: &str = "http://site.test/news/a";
@@ -297,33 +296,18 @@ fn a_revisit_without_its_original_is_indexed_not_replayed_and_found_later() {
 /// (WARC-Type, or `tombstone`, target URI, date, block) of every record in `public/`,
 /// in file order.
 fn published(adir: &Path) -> Vec<(String, String, String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(adir.join("public"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
-        let mut reader = Reader::new(file, &path, 0);
-        while let Some(r) = reader
-            .next(|_, block| {
-                let mut v = Vec::new();
-                block.read_to_end(&mut v)?;
-                Ok(v)
-            })
-            .unwrap()
-        {
-            let field = |name: &str| r.fields.get(name).unwrap_or("").to_owned();
+    public_records(adir)
+        .into_iter()
+        .map(|(_, f, block)| {
+            let field = |name: &str| f.get(name).unwrap_or("").to_owned();
             let kind = if field("WARC-Profile") == TOMBSTONE_PROFILE {
                 "tombstone".to_owned()
             } else {
                 field("WARC-Type")
             };
-            out.push((kind, field("WARC-Target-URI"), field("WARC-Date"), r.value));
-        }
-    }
-    out
+            (kind, field("WARC-Target-URI"), field("WARC-Date"), block)
+        })
+        .collect()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use robots_archive::warc::{Fields, Writer};
+use robots_archive::warc::{Fields, Reader, Writer};
 use robots_archive::{Archive, Timestamp};
 
 pub const AGENT: &str = "ExampleBot";
@@ -213,4 +213,31 @@ pub fn warcio(args: &[&str]) -> Option<std::process::Output> {
             None
         }
     }
+}
+
+/// Every record of the archive's public WARC files, in file and then record order: the
+/// file's name, the record's fields and its block.
+pub fn public_records(archive_dir: &Path) -> Vec<(String, Fields, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(archive_dir.join("public"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+        let mut reader = Reader::new(file, &path, 0);
+        while let Some(r) = reader
+            .next(|_, block| {
+                let mut v = Vec::new();
+                std::io::Read::read_to_end(block, &mut v)?;
+                Ok(v)
+            })
+            .unwrap()
+        {
+            out.push((name.clone(), r.fields, r.value));
+        }
+    }
+    out
 }
