@@ -18,6 +18,19 @@ fn robots(args: &[&str]) -> Output {
     common::run(args, "")
 }
 
+/// `robots archive ingest ARCHIVE --agent ExampleBot WARC`.
+fn ingest(archive: impl AsRef<Path>, warc: &Path) -> Output {
+    let archive = archive.as_ref().to_str().unwrap();
+    robots(&[
+        "archive",
+        "ingest",
+        archive,
+        "--agent",
+        "ExampleBot",
+        warc.to_str().unwrap(),
+    ])
+}
+
 fn text(out: &Output) -> String {
     format!(
         "{}{}",
@@ -89,28 +102,14 @@ fn ingest_status_release_from_the_command_line() {
     let warc = write_warc(&dir.path().join("crawl.warc.gz"), 3);
     let archive = dir.path().join("archive");
     let a = archive.to_str().unwrap();
-    let out = robots(&[
-        "archive",
-        "ingest",
-        a,
-        "--agent",
-        "ExampleBot",
-        warc.to_str().unwrap(),
-    ]);
+    let out = ingest(a, &warc);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         text(&out).contains("5 responses indexed (1 robots.txt)"),
         "{}",
         text(&out)
     );
-    let again = robots(&[
-        "archive",
-        "ingest",
-        a,
-        "--agent",
-        "ExampleBot",
-        warc.to_str().unwrap(),
-    ]);
+    let again = ingest(a, &warc);
     assert!(text(&again).contains("already ingested"));
 
     let out = robots(&[
@@ -316,14 +315,7 @@ fn ingest_counts_revisits_and_warns_of_missing_originals_and_wrong_digests() {
     w.write_record(&revisit, block.as_bytes()).unwrap();
     w.finish().unwrap();
     let a = dir.path().join("archive");
-    let out = robots(&[
-        "archive",
-        "ingest",
-        a.to_str().unwrap(),
-        "--agent",
-        "ExampleBot",
-        warc.to_str().unwrap(),
-    ]);
+    let out = ingest(a, &warc);
     assert!(out.status.success(), "{}", text(&out));
     let said = text(&out);
     assert!(
@@ -369,14 +361,7 @@ fn text_output_escapes_control_characters_in_names_and_captures() {
     let archive = dir.path().join(format!("archive{evil}"));
     let a = archive.to_str().unwrap();
 
-    let out = robots(&[
-        "archive",
-        "ingest",
-        a,
-        "--agent",
-        "ExampleBot",
-        warc.to_str().unwrap(),
-    ]);
+    let out = ingest(a, &warc);
     assert!(out.status.success(), "{}", text(&out));
     let said = text(&out);
     assert!(!common::raw_controls(&said), "{said:?}");
@@ -433,14 +418,7 @@ fn a_killed_release_run_again_publishes_each_record_once() {
     let pages = 2_000;
     let warc = write_warc(&dir.path().join("crawl.warc.gz"), pages);
     let pristine = dir.path().join("pristine");
-    let out = robots(&[
-        "archive",
-        "ingest",
-        pristine.to_str().unwrap(),
-        "--agent",
-        "ExampleBot",
-        warc.to_str().unwrap(),
-    ]);
+    let out = ingest(&pristine, &warc);
     assert!(out.status.success(), "{}", text(&out));
     let at = "2026-02-01T00:00:00Z";
     // Kill points spread over the run, from before the plan commits to after the rename.
