@@ -80,7 +80,9 @@
 //!   payload is their original's: the record named by `WARC-Refers-To`, else the capture
 //!   of `WARC-Refers-To-Target-URI` at `WARC-Refers-To-Date`, else the nearest capture of
 //!   the same URL with the payload digest the revisit declares; a candidate whose payload
-//!   is not the one declared is passed over. A revisit takes its original's content, so it
+//!   is not the one declared is passed over. A `server-not-modified` revisit that names
+//!   none of these (a bare 304) repeats the latest earlier 2xx capture of its URL, the
+//!   copy whose validators a crawler sends in a conditional request. A revisit takes its original's content, so it
 //!   is assessed like a response whose content was first observed when its original (or
 //!   an earlier capture of it at that URL) was: unchanged content is not under a new
 //!   embargo. A revisit of a robots.txt governs as that robots.txt captured at its time.

@@ -142,6 +142,7 @@ impl RevisitRecord {
 /// An indexed revisit whose original is not known yet.
 struct Unresolved {
     id: i64,
+    profile: Option<RevisitProfile>,
     url: String,
     captured: i64,
     refers_to: Option<String>,
@@ -164,13 +165,16 @@ struct Original {
 /// `WARC-Refers-To-Target-URI` at its `WARC-Refers-To-Date`; else a capture of its own
 /// URL with the payload digest it declares (the nearest earlier one, else the nearest
 /// later one). A candidate whose payload differs from the digest the revisit declares is
-/// not its original. A revisit that finds one takes its content (digest) and is
-/// assessed again; one that does not is tried again at the next ingest.
+/// not its original. A `server-not-modified` revisit that names nothing of the kind is a
+/// 304 to a conditional request, which a crawler makes with the validators of the last
+/// copy it fetched: its original is the latest earlier 2xx capture of its URL. A revisit
+/// that finds one takes its content (digest) and is assessed again; one that does not is
+/// tried again at the next ingest.
 pub(crate) fn resolve_pending(index: &mut Index, store: &Store) -> Result<(), Error> {
     let tx = index.conn.transaction()?;
     let unresolved: Vec<Unresolved> = tx
         .prepare(
-            "SELECT v.record, r.url, r.captured, v.refers_to, v.refers_to_url,
+            "SELECT v.record, v.profile, r.url, r.captured, v.refers_to, v.refers_to_url,
                  v.refers_to_date, v.declared, v.has_head
              FROM revisits v INDEXED BY revisits_unresolved JOIN records r ON r.id = v.record
              WHERE v.original IS NULL",
@@ -178,13 +182,14 @@ pub(crate) fn resolve_pending(index: &mut Index, store: &Store) -> Result<(), Er
         .query_map([], |r| {
             Ok(Unresolved {
                 id: r.get(0)?,
-                url: r.get(1)?,
-                captured: r.get(2)?,
-                refers_to: r.get(3)?,
-                refers_to_url: r.get(4)?,
-                refers_to_date: r.get(5)?,
-                declared: r.get(6)?,
-                has_head: r.get(7)?,
+                profile: RevisitProfile::parse(&r.get::<_, String>(1)?),
+                url: r.get(2)?,
+                captured: r.get(3)?,
+                refers_to: r.get(4)?,
+                refers_to_url: r.get(5)?,
+                refers_to_date: r.get(6)?,
+                declared: r.get(7)?,
+                has_head: r.get(8)?,
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -231,6 +236,33 @@ fn find_original(
     for id in candidates.into_iter().filter(|&id| id != visit.id) {
         if let Some(original) = response_of(tx, id)? {
             if payload_agrees(tx, store, visit, &original)? {
+                return Ok(Some(original));
+            }
+        }
+    }
+    let names_nothing = visit.refers_to.is_none()
+        && visit.refers_to_url.is_none()
+        && visit.refers_to_date.is_none()
+        && visit.declared.is_none();
+    if visit.profile == Some(RevisitProfile::ServerNotModified) && names_nothing {
+        return last_copy_before(tx, visit);
+    }
+    Ok(None)
+}
+
+/// The latest 2xx response of `visit`'s URL captured before it (through earlier resolved
+/// revisits), or `None` if the archive holds none yet.
+fn last_copy_before(tx: &Transaction<'_>, visit: &Unresolved) -> Result<Option<Original>, Error> {
+    let earlier: Vec<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM records WHERE url = ?1 AND captured < ?2
+             ORDER BY captured DESC, id DESC",
+        )?
+        .query_map(params![visit.url, visit.captured], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in earlier {
+        if let Some(original) = response_of(tx, id)? {
+            if (200..300).contains(&original.status) {
                 return Ok(Some(original));
             }
         }

@@ -166,6 +166,44 @@ fn a_server_not_modified_revisit_replays_the_originals_head_updated_by_the_304()
 }
 
 #[test]
+fn a_bare_304_repeats_the_latest_earlier_2xx_capture_of_its_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = original(dir.path());
+    let bare_304 =
+        |url: &str| capture(url, "2026-03-01T00:00:00Z", 304, b"").header("ETag", "\"b2\"");
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[
+            Item::Response(capture(PAGE, "2026-02-01T00:00:00Z", 200, b"BODY-B")),
+            Item::Response(capture(PAGE, "2026-02-10T00:00:00Z", 404, b"gone")),
+            Item::Response(capture(PAGE, "2026-04-01T00:00:00Z", 200, b"BODY-C")),
+            // Nothing names the original: the copy the crawler revalidated is the
+            // latest 2xx before it, not the 404 between nor the later capture.
+            Item::Revisit(bare_304(PAGE), NOT_MODIFIED, true),
+            Item::Revisit(bare_304("http://site.test/news/new"), NOT_MODIFIED, true),
+        ],
+        2,
+    );
+    let report = ingest(&mut archive, &crawl);
+    assert_eq!((report.revisits, report.revisits_without_original), (2, 1));
+    let all = archive.captures_of(PAGE).unwrap();
+    let at = |date: &str| all.iter().find(|e| e.captured == t(date)).unwrap();
+    let visit = at("2026-03-01T00:00:00Z");
+    assert_eq!(
+        visit.revisit.unwrap().original,
+        Some(at("2026-02-01T00:00:00Z").id)
+    );
+    assert_eq!(visit.digest, Some(Digest::of(b"BODY-B")));
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2026-06-01T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-B"[..]));
+    assert_eq!(r.header("ETag"), Some(&b"\"b2\""[..]));
+}
+
+#[test]
 fn revisits_are_resolved_by_payload_digest_in_any_spelling_and_checked() {
     let dir = tempfile::tempdir().unwrap();
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
