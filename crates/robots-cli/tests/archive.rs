@@ -209,21 +209,9 @@ fn ingest_status_release_from_the_command_line() {
 }
 
 /// `robots archive status` into a reader that has gone away is reported, not a panic.
-/// The reading end is closed before the child starts, so its first write fails (EPIPE;
-/// Rust ignores SIGPIPE) however fast it runs.
 #[cfg(unix)]
 fn a_reader_gone_early_is_reported(archive: &str) {
-    use std::os::fd::OwnedFd;
-    use std::os::unix::net::UnixStream;
-
-    let (stdout, reader) = UnixStream::pair().unwrap();
-    drop(reader);
-    let closed = Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args(["archive", "status", archive])
-        .stdout(OwnedFd::from(stdout))
-        .stderr(std::process::Stdio::piped())
-        .output()
-        .unwrap();
+    let closed = common::run_into_closed_pipe(&["archive", "status", archive]);
     assert_eq!(closed.status.code(), Some(2), "{}", text(&closed));
     assert!(text(&closed).contains("Broken pipe"), "{}", text(&closed));
 }

@@ -234,6 +234,35 @@ fn explain_lint_and_diff_text_escape_control_characters() {
     }
 }
 
+/// Each command writing into a reader that has gone away (`robots … | head` once `head`
+/// has what it wants) says so and exits 2, as `robots archive status` does, rather than
+/// panicking (exit 101).
+#[cfg(unix)]
+#[test]
+fn a_reader_gone_early_is_reported_not_a_panic() {
+    let old = scratch("pipe-old.txt", b"User-agent: *\n");
+    let new = scratch("pipe-new.txt", b"User-agent: *\nDisalow: /a\n");
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let runs: [&[&str]; 5] = [
+        &["check", "--robots", new, "--agent", "a", "/a"],
+        &["explain", "--robots", new, "--agent", "a", "/a"],
+        &[
+            "explain", "--robots", new, "--agent", "a", "--format", "json", "/a",
+        ],
+        &["lint", "--robots", new],
+        &["diff", "--agent", "a", old, new, "/a"],
+    ];
+    for args in runs {
+        let out = common::run_into_closed_pipe(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("robots: error: Broken pipe") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(

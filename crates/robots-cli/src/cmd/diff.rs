@@ -2,7 +2,7 @@
 //! embargo) for which agents, with the deciding line in each version.
 
 use std::ffi::OsString;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -93,6 +93,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         urls
     };
     let style = Style::new(args.color);
+    // Written, not printed: a reader that stops early (`| head`) is an error to report,
+    // not a panic.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut changed = 0;
     for agent in &agents {
         for input::Url { bytes, text: url } in &urls {
@@ -102,31 +105,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             changed += 1;
             match args.format {
-                Format::Json => println!(
+                Format::Json => writeln!(
+                    out,
                     "{}",
                     serde_json::json!({"agent": agent.name(), "url": url,
                         "old": json(url, &before), "new": json(url, &after)})
-                ),
-                Format::Text => println!(
+                )?,
+                Format::Text => writeln!(
+                    out,
                     "{}  {}  {}  {} -> {}",
                     style.yellow("CHANGED"),
                     printable(agent.name()),
                     printable(url),
                     describe(&before, style),
                     describe(&after, style)
-                ),
+                )?,
             }
         }
     }
     if args.format == Format::Text {
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-        println!(
+        writeln!(
+            out,
             "{changed} of {} changed ({} x {})",
             plural(urls.len() * agents.len(), "verdict"),
             plural(urls.len(), "URL"),
             plural(agents.len(), "agent")
-        );
+        )?;
     }
+    out.flush()?;
     Ok(if changed > 0 {
         ExitCode::from(1)
     } else {

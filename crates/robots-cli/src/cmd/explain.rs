@@ -1,6 +1,7 @@
 //! `robots explain`: which groups were chosen and why, every rule that matched with its
 //! length, which one decided and why, and the robots.txt lines around it.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -40,17 +41,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let robots = Robots::parse_with(&bytes, args.engine.reading.options()?);
     let agent = args.engine.reading.agent(&args.engine.agent)?;
     let explanation = robots.explain(&agent, &args.url);
+    // Written, not printed: a reader that stops early (`| head`) is an error to report,
+    // not a panic.
+    let mut out = std::io::stdout().lock();
     match args.format {
-        crate::cmd::check::Format::Json => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&as_json(&robots, &agent, &args.url, &explanation))?
-            )
-        }
+        crate::cmd::check::Format::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&as_json(&robots, &agent, &args.url, &explanation))?
+        )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
             let source = Source::new(&name, &bytes);
-            print!(
+            write!(
+                out,
                 "{}",
                 as_text(
                     &agent,
@@ -59,9 +63,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     &source,
                     Style::new(args.color)
                 )
-            );
+            )?;
         }
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 

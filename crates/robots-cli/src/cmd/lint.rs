@@ -1,6 +1,7 @@
 //! `robots lint`: every diagnostic with line, column, stable code, severity, message and
 //! suggestion; exit 1 on errors (or warnings with --deny-warnings).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,21 +47,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let robots = Robots::parse_with(&bytes, args.parsing.options()?);
     let diagnostics = robots.lint(&bytes);
     let name = args.robots.display().to_string();
+    // Written, not printed: a reader that stops early (`| head`) is an error to report,
+    // not a panic.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         crate::cmd::check::Format::Json => {
             for d in &diagnostics {
-                println!("{}", serde_json::to_string(&as_json(&name, d))?);
+                writeln!(out, "{}", serde_json::to_string(&as_json(&name, d))?)?;
             }
         }
         crate::cmd::check::Format::Text => {
             let style = Style::new(args.color);
             let source = Source::new(&name, &bytes);
             for d in &diagnostics {
-                println!("{}", as_text(d, &source, style));
+                writeln!(out, "{}", as_text(d, &source, style))?;
             }
-            println!("{}", summary(&name, &diagnostics));
+            writeln!(out, "{}", summary(&name, &diagnostics))?;
         }
     }
+    out.flush()?;
     let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count();
     let failed = count(Severity::Error) > 0 || (args.deny_warnings && count(Severity::Warning) > 0);
     Ok(if failed {

@@ -42,6 +42,25 @@ pub fn run_in(dir: &Path, args: &[impl AsRef<OsStr>], stdin: impl AsRef<[u8]>) -
     child.wait_with_output().unwrap()
 }
 
+/// Runs `robots` with `args` writing into a reader that has gone away: its standard
+/// output is one end of a Unix socket pair whose other end is closed before it starts,
+/// so its first write fails (EPIPE; Rust ignores SIGPIPE) however fast it runs.
+#[cfg(unix)]
+pub fn run_into_closed_pipe(args: &[impl AsRef<OsStr>]) -> Output {
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+
+    let (stdout, reader) = UnixStream::pair().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(OwnedFd::from(stdout))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
 /// Standard output read as one JSON object per line.
 pub fn json_lines(out: &Output) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(&out.stdout)
