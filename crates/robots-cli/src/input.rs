@@ -129,10 +129,30 @@ impl EngineArgs {
         let options = self.reading.options()?;
         let bytes = read_file(&self.robots)?;
         Ok((
-            Robots::parse_with(&bytes, options),
+            parse(&self.robots, &bytes, options),
             self.reading.agent(&self.agent)?,
         ))
     }
+}
+
+/// Parses the file at `path`, warning on standard error when it goes past the parse
+/// limit: the rest is ignored, as crawlers ignore it, and verdicts that depend on it
+/// would otherwise look like the file's when they are not.
+pub fn parse(path: &Path, bytes: &[u8], options: Options) -> Robots {
+    let robots = Robots::parse_with(bytes, options);
+    if robots.parsed_bytes() < robots.size() {
+        let first_ignored = robots::source_lines(bytes)
+            .find(|(_, range)| range.start >= robots.parsed_bytes())
+            .map_or(1, |(line, _)| line);
+        eprintln!(
+            "robots: warning: {} is {} bytes, past the parse limit of {}: its last {} bytes, from line {first_ignored} on, are ignored, as crawlers ignore them (RFC 9309 §2.5); `robots lint` shows where it is cut, and --max-bytes raises the limit",
+            printable(&path.display().to_string()),
+            robots.size(),
+            options.limit(),
+            robots.size() - robots.parsed_bytes(),
+        );
+    }
+    robots
 }
 
 /// Whether `path` names standard input (`-`).

@@ -263,6 +263,62 @@ fn a_reader_gone_early_is_reported_not_a_panic() {
     }
 }
 
+/// A file past the parse limit gives verdicts as if its tail were not there, as crawlers
+/// read it; check, explain and diff say so on standard error rather than let a rule in
+/// the tail look as if it had no effect, and say nothing for a file within the limit.
+#[test]
+fn check_explain_and_diff_say_when_the_file_is_cut_at_the_parse_limit() {
+    let mut big = b"User-agent: *\n".to_vec();
+    while big.len() < robots::MIN_PARSE_LIMIT + 100 {
+        big.extend_from_slice(b"# padding padding padding padding padding\n");
+    }
+    big.extend_from_slice(b"Disallow: /late\n");
+    // The line the limit falls in, dropped whole, and all after it are ignored.
+    let cut_at = 1 + big[..robots::MIN_PARSE_LIMIT]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let big = scratch("past-limit.txt", &big);
+    let small = scratch("within-limit.txt", b"User-agent: *\nDisallow: /late\n");
+    let (big, small) = (big.to_str().unwrap(), small.to_str().unwrap());
+    let runs: [&[&str]; 3] = [
+        &["check", "--robots", big, "--agent", "a", "/late"],
+        &["explain", "--robots", big, "--agent", "a", "/late"],
+        &["diff", "--agent", "a", small, big, "/late"],
+    ];
+    for args in runs {
+        let out = robots(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("past-limit.txt is")
+                && stderr.contains("past the parse limit of 512000")
+                && stderr.contains(&format!("from line {cut_at} on, are ignored"))
+                && stderr.contains("--max-bytes"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("within-limit.txt"), "{args:?}: {stderr}");
+        // The verdict is still the one crawlers reach.
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("ALLOWED"),
+            "{args:?}"
+        );
+    }
+    let quiet = robots(&["check", "--robots", small, "--agent", "a", "/late"]);
+    assert!(quiet.stderr.is_empty());
+    let raised = robots(&[
+        "check",
+        "--robots",
+        big,
+        "--agent",
+        "a",
+        "--max-bytes",
+        "600000",
+        "/late",
+    ]);
+    assert!(raised.stderr.is_empty());
+    assert!(String::from_utf8_lossy(&raised.stdout).starts_with("DISALLOWED"));
+}
+
 #[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(

@@ -70,8 +70,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let options = args.reading.options()?;
-    let old = Robots::parse_with(&input::read_file(&args.old)?, options);
-    let new = Robots::parse_with(&input::read_file(&args.new)?, options);
+    let old = input::parse(&args.old, &input::read_file(&args.old)?, options);
+    let new = input::parse(&args.new, &input::read_file(&args.new)?, options);
     let agents = args
         .agent
         .iter()

@@ -38,7 +38,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = input::read_file(&args.engine.robots)?;
-    let robots = Robots::parse_with(&bytes, args.engine.reading.options()?);
+    let robots = input::parse(&args.engine.robots, &bytes, args.engine.reading.options()?);
     let agent = args.engine.reading.agent(&args.engine.agent)?;
     let explanation = robots.explain(&agent, &args.url);
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
