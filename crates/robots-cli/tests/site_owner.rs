@@ -74,6 +74,25 @@ fn explain_gives_each_selection_reason() {
     );
 }
 
+/// The selection sentence names what was compared with the user-agent lines: the
+/// product token in the RFC 9309 profile, the name as given in Google's, where
+/// `a/1.0` matches no `User-agent: a` line. It said "no group names `a`" beside a
+/// file whose first line is `User-agent: a`.
+#[test]
+fn explain_names_the_agent_as_each_profile_compares_it() {
+    let file = scratch("versioned.txt", b"User-agent: a\nDisallow: /x\n");
+    let rfc = explain(&file, "a/1.0", &[], "/x");
+    assert_eq!(
+        rfc["selection"]["explanation"],
+        "exact match: the group naming `a` (line 1)"
+    );
+    let google = explain(&file, "a/1.0", &["--profile", "google"], "/x");
+    assert_eq!(
+        google["selection"]["explanation"],
+        "no group names `a/1.0` and there is no `*` group: no rules apply"
+    );
+}
+
 #[test]
 fn explain_gives_each_decision_reason() {
     let file = scratch("site2.txt", SITE);

@@ -64,10 +64,15 @@ pub struct Explanation<'r> {
     /// Every rule of the chosen groups that matched, in file order.
     pub matches: Vec<RuleMatch<'r>>,
     pub embargo_allow: EmbargoAllowUse,
+    /// The agent's name is compared with user-agent lines as given (Google profile),
+    /// not its product token.
+    compares_name: bool,
 }
 
 impl Explanation<'_> {
-    /// How the groups were chosen, in a sentence naming their lines.
+    /// How the groups were chosen, in a sentence naming their lines and what was
+    /// compared with user-agent lines: the agent's product token in the RFC 9309
+    /// profile, its name as given in the Google profile.
     pub fn selection_summary(&self, agent: &Agent) -> String {
         let lines = self
             .groups
@@ -75,7 +80,11 @@ impl Explanation<'_> {
             .map(|g| g.line().to_string())
             .collect::<Vec<_>>()
             .join(", ");
-        let token = agent.token();
+        let token = if self.compares_name {
+            agent.name()
+        } else {
+            agent.token()
+        };
         match self.selection {
             Selection::Named { groups: 1 } => {
                 format!("exact match: the group naming `{token}` (line {lines})")
@@ -136,6 +145,28 @@ impl Robots {
             groups: groups.groups().to_vec(),
             matches,
             embargo_allow,
+            compares_name: self.behaviour.alpha_agent_tokens,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Agent, Options, Profile, Robots};
+
+    #[test]
+    fn the_summary_names_what_was_compared_in_each_profile() {
+        let body = b"User-agent: a\nDisallow: /x\n";
+        let agent = Agent::verbatim("a/1.0");
+        let rfc = Robots::parse(body);
+        assert_eq!(
+            rfc.explain(&agent, "/x").selection_summary(&agent),
+            "exact match: the group naming `a` (line 1)"
+        );
+        let google = Robots::parse_with(body, Options::new().profile(Profile::Google));
+        assert_eq!(
+            google.explain(&agent, "/x").selection_summary(&agent),
+            "no group names `a/1.0` and there is no `*` group: no rules apply"
+        );
     }
 }
