@@ -93,6 +93,58 @@ fn explain_names_the_agent_as_each_profile_compares_it() {
     );
 }
 
+/// A URL that is not UTF-8 is explained as `robots check` checks it, as the bytes it
+/// is, not refused as a usage error: a surprising verdict from a log's URLs can be
+/// looked into.
+#[cfg(unix)]
+#[test]
+fn explain_takes_a_url_that_is_not_utf8_as_check_does() {
+    use std::ffi::{OsStr, OsString};
+    use std::os::unix::ffi::OsStrExt;
+
+    let file = scratch("caf.txt", b"User-agent: *\nDisallow: /caf%E9\n");
+    let file = file.to_str().unwrap();
+    let url = OsStr::from_bytes(b"/caf\xE9").to_owned();
+    let args = |cmd: &str| -> Vec<OsString> {
+        [cmd, "--robots", file, "--agent", "a", "--color", "never"]
+            .map(OsString::from)
+            .into_iter()
+            .chain([url.clone()])
+            .collect()
+    };
+    let check = common::run(&args("check"), "");
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout),
+        "DISALLOWED  /caf\\xE9  (line 2: Disallow: /caf%E9)\n"
+    );
+    let out = common::run(&args("explain"), "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("url      /caf\\xE9\npath     /caf%E9\n"),
+        "{text}"
+    );
+    assert!(text.contains("DISALLOWED by line 2"), "{text}");
+    let json = common::run(
+        &[
+            args("explain"),
+            ["--format", "json"].map(OsString::from).to_vec(),
+        ]
+        .concat(),
+        "",
+    );
+    let j: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        (j["url"].as_str(), j["allowed"].as_bool()),
+        (Some("/caf\\xE9"), Some(false))
+    );
+}
+
 #[test]
 fn explain_gives_each_decision_reason() {
     let file = scratch("site2.txt", SITE);

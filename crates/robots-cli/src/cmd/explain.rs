@@ -1,6 +1,7 @@
 //! `robots explain`: which groups were chosen and why, every rule that matched with its
 //! length, which one decided and why, and the robots.txt lines around it.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -18,7 +19,10 @@ use crate::style::{printable, ColorChoice, Style};
 Examples:
   robots explain --robots examples/robots.txt --agent ExampleBot /search/help
   robots explain --robots examples/robots.txt --agent ExampleArchiver --embargo /news/today
-  robots explain --robots robots.txt --agent Googlebot --profile google --format json https://example.com/a")]
+  robots explain --robots robots.txt --agent Googlebot --profile google --format json https://example.com/a
+
+A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
+and shown with those octets as `\\xE9` (`/caf\\xE9`).")]
 pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -33,14 +37,15 @@ pub struct Args {
 
     /// The URL (`https://example.com/a?b`) or path (`/a?b`) to explain.
     #[arg(value_name = "URL")]
-    pub url: String,
+    pub url: OsString,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = input::read_file(&args.engine.robots)?;
     let robots = input::parse(&args.engine.robots, &bytes, args.engine.reading.options()?);
     let agent = args.engine.reading.agent(&args.engine.agent)?;
-    let explanation = robots.explain(&agent, &args.url);
+    let url = input::Url::new(args.url.as_encoded_bytes().to_vec());
+    let explanation = robots.explain_bytes(&agent, &url.bytes);
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
     let mut out = std::io::stdout().lock();
@@ -48,7 +53,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::cmd::check::Format::Json => writeln!(
             out,
             "{}",
-            serde_json::to_string_pretty(&as_json(&robots, &agent, &args.url, &explanation))?
+            serde_json::to_string_pretty(&as_json(&robots, &agent, &url.text, &explanation))?
         )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
@@ -58,7 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "{}",
                 as_text(
                     &agent,
-                    &args.url,
+                    &url.text,
                     &explanation,
                     &source,
                     Style::new(args.color)
