@@ -18,7 +18,8 @@ pub struct EngineArgs {
     pub robots: PathBuf,
 
     /// The crawler: its product token (e.g. `ExampleBot`) or a full User-Agent header.
-    /// With `--profile google` it is used exactly as given, as Google's matcher does.
+    /// With `--profile google` it is used exactly as given, as Google's matcher does, so
+    /// give the token alone there (`Googlebot`, not `Googlebot/2.1`).
     #[arg(long, value_name = "AGENT", allow_hyphen_values = true)]
     pub agent: String,
 
@@ -92,8 +93,34 @@ impl ReadingArgs {
     /// The agent as the profile wants it.
     pub fn agent(&self, name: &str) -> Result<Agent> {
         let profile = self.parsing.profile;
+        if name == "*" {
+            eprintln!(
+                "robots: note: `*` names no crawler; the verdicts are those a crawler gets that no group names: the `*` groups', if any"
+            );
+        }
         let agent = match profile {
-            ProfileArg::Google => Agent::verbatim(name),
+            ProfileArg::Google => {
+                if name.is_empty() {
+                    eprintln!(
+                        "robots: warning: --agent is empty; Google's matcher takes it as given, so only user-agent lines that name no product match it, and otherwise the `*` group applies; give the crawler's product token, e.g. `ExampleBot`"
+                    );
+                } else if name != "*" && !name.bytes().all(is_rfc9309_byte) {
+                    let lead: String = name
+                        .chars()
+                        .take_while(|&c| c.is_ascii() && is_rfc9309_byte(c as u8))
+                        .collect();
+                    let hint = if lead.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; for the crawler a line `User-agent: {}` names, give `{}`", printable(&lead), printable(&lead))
+                    };
+                    eprintln!(
+                        "robots: warning: Google's matcher compares `{}` as given with the leading [A-Za-z_-] of each user-agent line, so it can match no group but `*`{hint}",
+                        printable(name)
+                    );
+                }
+                Agent::verbatim(name)
+            }
             ProfileArg::Rfc9309 => match Agent::new(name) {
                 Ok(agent) => agent,
                 Err(err) => match Agent::from_user_agent(name) {
@@ -105,11 +132,20 @@ impl ReadingArgs {
                         );
                         agent
                     }
-                    _ => return Err(err).context("--agent"),
+                    // The library's message speaks to programmers; this one to whoever
+                    // typed --agent.
+                    _ => match err {
+                        robots::Error::InvalidAgent { character, .. } => bail!(
+                            "--agent `{}`: {} cannot appear in a product token, and it is no User-Agent header either; give the crawler's product token, e.g. `ExampleBot`, or its whole User-Agent header, e.g. `Mozilla/5.0 (compatible; ExampleBot/2.1)`",
+                            printable(name),
+                            printable(&format!("{character:?}"))
+                        ),
+                        err => return Err(err).context("--agent"),
+                    },
                 },
             },
         };
-        if profile == ProfileArg::Rfc9309 && !agent.is_rfc9309_token() {
+        if profile == ProfileArg::Rfc9309 && name != "*" && !agent.is_rfc9309_token() {
             eprintln!(
                 "robots: warning: `{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
                 printable(agent.token())
@@ -121,6 +157,11 @@ impl ReadingArgs {
             agent
         })
     }
+}
+
+/// Whether `b` may appear in an RFC 9309 product token (`[A-Za-z_-]`).
+fn is_rfc9309_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
 }
 
 impl EngineArgs {

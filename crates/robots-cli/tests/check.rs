@@ -224,6 +224,67 @@ fn google_profile_takes_the_agent_exactly_as_given() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// What `robots check` says on standard error about `--agent` in each profile: a
+/// refusal in the command line's terms (it named the library's
+/// `Agent::from_user_agent`), a warning where Google's matcher can match no named
+/// group (it said nothing), and a note for `*`, which names no crawler (it was warned
+/// of as if a group could name it).
+#[test]
+fn agent_advice_speaks_to_whoever_typed_it() {
+    let file = example();
+    let path = file.to_str().unwrap();
+    let stderr = |agent: &str, profile: &str| {
+        let out = robots(
+            &[
+                "check",
+                "--robots",
+                path,
+                "--agent",
+                agent,
+                "--profile",
+                profile,
+                "/x",
+            ],
+            "",
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for bad in ["fo:o", " ", "ü"] {
+        let (code, err) = stderr(bad, "rfc9309");
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("cannot appear in a product token")
+                && err.contains("`Mozilla/5.0 (compatible; ExampleBot/2.1)`")
+                && !err.contains("Agent::"),
+            "{err}"
+        );
+    }
+    let (code, err) = stderr("ExampleBot/2.1", "google");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("robots: warning: Google's matcher compares `ExampleBot/2.1` as given")
+            && err.contains("give `ExampleBot`"),
+        "{err}"
+    );
+    let (code, err) = stderr("", "google");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("robots: warning: --agent is empty"), "{err}");
+    for profile in ["rfc9309", "google"] {
+        let (code, err) = stderr("*", profile);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.starts_with("robots: note: `*` names no crawler"),
+            "{err}"
+        );
+        assert!(!err.contains("warning"), "{err}");
+        let (_, err) = stderr("ExampleBot", profile);
+        assert!(err.is_empty(), "{err}");
+    }
+}
+
 #[test]
 fn usage_errors_and_unreadable_files_exit_2_with_advice() {
     let file = example();
