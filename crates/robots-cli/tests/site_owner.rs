@@ -390,6 +390,80 @@ fn check_explain_and_diff_say_when_the_file_is_cut_at_the_parse_limit() {
     assert!(String::from_utf8_lossy(&raised.stdout).starts_with("DISALLOWED"));
 }
 
+/// lint, diff and explain write JSON as check does: one object per line, fields in the
+/// order their help gives (it was alphabetical, `new` before `old`, and explain's object
+/// spread over many lines).
+#[test]
+fn lint_diff_and_explain_json_is_one_line_per_object_in_the_documented_order() {
+    let old = scratch("order-old.txt", b"User-agent: *\nDisallow: /a\n");
+    let new = scratch("order-new.txt", b"User-agent: *\nDisalow: /b\n");
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let stdout = |args: &[&str]| {
+        let out = robots(args);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.ends_with('\n') && !text.is_empty(), "{args:?}: {text}");
+        for line in text.lines() {
+            serde_json::from_str::<Value>(line).expect("one JSON object per line");
+        }
+        text
+    };
+    let lint = stdout(&["lint", "--robots", new, "--format", "json"]);
+    assert!(
+        lint.starts_with(&format!(
+            r#"{{"file":"{new}","line":2,"column":1,"code":"misspelt-directive","severity":"warning","message":"#
+        )),
+        "{lint}"
+    );
+    assert!(lint
+        .lines()
+        .next()
+        .unwrap()
+        .contains(r#","suggestion":"spell it `disallow`"}"#));
+    let diff = stdout(&["diff", "--agent", "x", "--format", "json", old, new, "/a"]);
+    assert_eq!(
+        diff,
+        concat!(
+            r#"{"agent":"x","url":"/a","#,
+            r#""old":{"url":"/a","allowed":false,"line":2,"rule":"disallow","pattern":"/a","embargo_days":null,"reason":"longest"},"#,
+            r#""new":{"url":"/a","allowed":true,"line":null,"rule":null,"pattern":null,"embargo_days":null,"reason":"no-match"}}"#,
+            "\n"
+        )
+    );
+    let explain = stdout(&[
+        "explain", "--robots", old, "--agent", "x", "--format", "json", "/a",
+    ]);
+    assert_eq!(explain.lines().count(), 1, "{explain}");
+    let keys = [
+        "url",
+        "path",
+        "agent",
+        "profile",
+        "honours_embargo",
+        "selection",
+        "kind",
+        "groups",
+        "lines",
+        "explanation",
+        "matches",
+        "line",
+        "rule",
+        "pattern",
+        "length",
+        "counted",
+        "embargo_allow",
+        "allowed",
+        "decided_by",
+        "reason",
+        "reason_text",
+        "embargo_days",
+    ];
+    let mut at = 0;
+    for key in keys {
+        let found = explain[at..].find(&format!(r#""{key}":"#));
+        at += found.unwrap_or_else(|| panic!("`{key}` after byte {at}: {explain}"));
+    }
+}
+
 #[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(

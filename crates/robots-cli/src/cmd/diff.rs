@@ -27,6 +27,10 @@ Examples:
   robots diff --agent ExampleBot old.txt new.txt /news/today /private/x
   robots diff --agent ExampleArchiver --embargo --format json old.txt new.txt < urls.txt
 
+With --format json, each change gives one line with \"agent\", \"url\", \"old\" and
+\"new\", in that order; \"old\" and \"new\" are verdicts as `robots check --format json`
+writes them, fields in the same order.
+
 Exit status: 1 when any verdict changed, 0 when none did, 2 on a usage error.")]
 pub struct Args {
     /// A crawler to compare for (repeat for several).
@@ -108,8 +112,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Format::Json => writeln!(
                     out,
                     "{}",
-                    serde_json::json!({"agent": agent.name(), "url": url,
-                        "old": json(url, &before), "new": json(url, &after)})
+                    serde_json::to_string(&ChangeJson {
+                        agent: agent.name(),
+                        url,
+                        old: VerdictJson::new(url, &before),
+                        new: VerdictJson::new(url, &after),
+                    })?
                 )?,
                 Format::Text => writeln!(
                     out,
@@ -146,8 +154,14 @@ fn same(a: &Verdict<'_>, b: &Verdict<'_>) -> bool {
     a.allowed() == b.allowed() && a.embargo() == b.embargo()
 }
 
-fn json(url: &str, v: &Verdict<'_>) -> serde_json::Value {
-    serde_json::to_value(VerdictJson::new(url, v)).expect("a verdict always serialises")
+/// One change as a line of JSON, its fields in this order; `old` and `new` in the shape
+/// of `robots check --format json`.
+#[derive(serde::Serialize)]
+struct ChangeJson<'a> {
+    agent: &'a str,
+    url: &'a str,
+    old: VerdictJson<'a>,
+    new: VerdictJson<'a>,
 }
 
 fn describe(v: &Verdict<'_>, style: Style) -> String {

@@ -21,6 +21,13 @@ Examples:
   robots explain --robots examples/robots.txt --agent ExampleArchiver --embargo /news/today
   robots explain --robots robots.txt --agent Googlebot --profile google --format json https://example.com/a
 
+With --format json, one line holding one object: \"url\", \"path\" (as rules see it),
+\"agent\", \"profile\", \"honours_embargo\", \"selection\" (\"kind\": named, global or
+none; \"groups\", \"lines\", \"explanation\"), \"matches\" (each matching rule's \"line\",
+\"rule\", \"pattern\", \"length\" and \"counted\"), \"embargo_allow\", \"allowed\",
+\"decided_by\" (a rule, or null), \"reason\" and \"reason_text\" (as `robots check`
+says why) and \"embargo_days\", in that order.
+
 A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
 and shown with those octets as `\\xE9` (`/caf\\xE9`).")]
 pub struct Args {
@@ -53,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::cmd::check::Format::Json => writeln!(
             out,
             "{}",
-            serde_json::to_string_pretty(&as_json(&robots, &agent, &url.text, &explanation))?
+            serde_json::to_string(&as_json(&robots, &agent, &url.text, &explanation))?
         )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
@@ -156,30 +163,90 @@ fn as_text(
     out
 }
 
-fn as_json(robots: &Robots, agent: &Agent, url: &str, e: &Explanation<'_>) -> serde_json::Value {
-    let count = match e.selection {
+/// A rule as explain's JSON names it.
+#[derive(serde::Serialize)]
+struct RuleJson<'a> {
+    line: u32,
+    rule: &'static str,
+    pattern: &'a str,
+    length: u32,
+    /// Matches only: whether the rule took part in the decision (an Embargo-Allow that
+    /// does not apply is listed but not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counted: Option<bool>,
+}
+
+impl<'a> RuleJson<'a> {
+    fn new(r: robots::Rule<'a>, counted: Option<bool>) -> RuleJson<'a> {
+        RuleJson {
+            line: r.line(),
+            rule: r.kind().name(),
+            pattern: r.pattern(),
+            length: r.specificity(),
+            counted,
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct SelectionJson {
+    kind: &'static str,
+    groups: usize,
+    lines: Vec<u32>,
+    explanation: String,
+}
+
+/// The explanation as one line of JSON, its fields in this order.
+#[derive(serde::Serialize)]
+struct ExplanationJson<'a> {
+    url: &'a str,
+    path: &'a str,
+    agent: &'a str,
+    profile: &'static str,
+    honours_embargo: bool,
+    selection: SelectionJson,
+    matches: Vec<RuleJson<'a>>,
+    embargo_allow: &'static str,
+    allowed: bool,
+    decided_by: Option<RuleJson<'a>>,
+    reason: &'static str,
+    reason_text: &'static str,
+    embargo_days: Option<u32>,
+}
+
+fn as_json<'a>(
+    robots: &Robots,
+    agent: &'a Agent,
+    url: &'a str,
+    e: &'a Explanation<'a>,
+) -> ExplanationJson<'a> {
+    let groups = match e.selection {
         Selection::Named { groups } | Selection::Global { groups } => groups,
         Selection::None => 0,
     };
-    let rule = |r: robots::Rule<'_>| serde_json::json!({"line": r.line(), "rule": r.kind().name(), "pattern": r.pattern(), "length": r.specificity()});
     let v = &e.verdict;
-    serde_json::json!({
-        "url": url,
-        "path": e.path,
-        "agent": agent.name(),
-        "profile": robots.profile().name(),
-        "honours_embargo": agent.honours_embargo(),
-        "selection": {"kind": e.selection.name(), "groups": count, "lines": e.groups.iter().map(|g| g.line()).collect::<Vec<_>>(), "explanation": e.selection_summary(agent)},
-        "matches": e.matches.iter().map(|m| {
-            let mut j = rule(m.rule);
-            j["counted"] = m.counted.into();
-            j
-        }).collect::<Vec<_>>(),
-        "embargo_allow": e.embargo_allow.name(),
-        "allowed": v.allowed(),
-        "decided_by": v.decided_by().map(rule),
-        "reason": v.reason().name(),
-        "reason_text": v.reason().describe(),
-        "embargo_days": v.embargo().map(|p| p.days()),
-    })
+    ExplanationJson {
+        url,
+        path: &e.path,
+        agent: agent.name(),
+        profile: robots.profile().name(),
+        honours_embargo: agent.honours_embargo(),
+        selection: SelectionJson {
+            kind: e.selection.name(),
+            groups,
+            lines: e.groups.iter().map(|g| g.line()).collect(),
+            explanation: e.selection_summary(agent),
+        },
+        matches: e
+            .matches
+            .iter()
+            .map(|m| RuleJson::new(m.rule, Some(m.counted)))
+            .collect(),
+        embargo_allow: e.embargo_allow.name(),
+        allowed: v.allowed(),
+        decided_by: v.decided_by().map(|r| RuleJson::new(r, None)),
+        reason: v.reason().name(),
+        reason_text: v.reason().describe(),
+        embargo_days: v.embargo().map(|p| p.days()),
+    }
 }

@@ -19,6 +19,10 @@ Examples:
   robots lint --robots examples/robots.txt
   robots lint --robots robots.txt --deny-warnings --format json
 
+With --format json, each diagnostic gives one line with \"file\", \"line\", \"column\"
+(1-based, in bytes), \"code\", \"severity\" (error, warning or info), \"message\" and
+\"suggestion\" (null when there is none), in that order.
+
 Exit status: 1 when there is an error (or a warning, with --deny-warnings), else 0;
 2 on a usage error or an unreadable file.")]
 pub struct Args {
@@ -108,14 +112,26 @@ fn summary(name: &str, diagnostics: &[Diagnostic]) -> String {
     )
 }
 
-fn as_json(file: &str, d: &Diagnostic) -> serde_json::Value {
-    serde_json::json!({
-        "file": file,
-        "line": d.line,
-        "column": d.column,
-        "code": d.code.as_str(),
-        "severity": d.severity().name(),
-        "message": d.message,
-        "suggestion": d.suggestion,
-    })
+/// One diagnostic as a line of JSON, its fields in this order.
+#[derive(serde::Serialize)]
+struct DiagnosticJson<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    suggestion: Option<&'a str>,
+}
+
+fn as_json<'a>(file: &'a str, d: &'a Diagnostic) -> DiagnosticJson<'a> {
+    DiagnosticJson {
+        file,
+        line: d.line,
+        column: d.column,
+        code: d.code.as_str(),
+        severity: d.severity().name(),
+        message: &d.message,
+        suggestion: d.suggestion.as_deref(),
+    }
 }
