@@ -256,6 +256,49 @@ impl From<String> for Url {
     }
 }
 
+/// Notes on standard error how a URL was read when it has no scheme and does not
+/// start with `/` (nor `?`, `;` or `#`). The engine reads such a URL as Google's
+/// matcher does, as a host and a path (`example.com/a` is `/a`; `private` and
+/// `index.html` are `/`), which is seldom what someone who left the `/` off a path
+/// meant, and the verdict line shows the URL as given, so without the note the path
+/// checked would not show. The first [`ReadingNotes::MAX`] are noted, then that more
+/// are read the same way, so that a long list of such URLs does not bury the output.
+#[derive(Default)]
+pub struct ReadingNotes {
+    noted: usize,
+}
+
+impl ReadingNotes {
+    const MAX: usize = 5;
+
+    pub fn note(&mut self, robots: &Robots, agent: &Agent, url: &Url) {
+        let text = &url.text;
+        let end = text.find(['/', '?', ';', '#']).unwrap_or(text.len());
+        let scheme = text[..end].ends_with(':') && text[end..].starts_with("//");
+        if !text.is_empty() && (end == 0 || scheme) {
+            return;
+        }
+        self.noted += 1;
+        if self.noted > Self::MAX {
+            if self.noted == Self::MAX + 1 {
+                eprintln!("robots: note: more URLs without a scheme or a leading `/` are read the same way");
+            }
+            return;
+        }
+        if text.is_empty() {
+            eprintln!("robots: note: an empty URL is checked as `/`");
+            return;
+        }
+        let path = robots.explain_bytes(agent, &url.bytes).path;
+        eprintln!(
+            "robots: note: `{}` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `{}`; write `/{}` to check that path",
+            printable(text),
+            printable(&path),
+            printable(text)
+        );
+    }
+}
+
 /// URLs given as arguments, taken as the bytes they are (see [`Url`]).
 pub fn arg_urls(args: &[OsString]) -> Vec<Url> {
     args.iter()

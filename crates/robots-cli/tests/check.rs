@@ -285,6 +285,75 @@ fn agent_advice_speaks_to_whoever_typed_it() {
     }
 }
 
+/// A URL with no scheme and no leading `/` is read as a host and a path, as Google's
+/// matcher reads it, so `private/x` is checked as `/x` and `private` as `/`. That
+/// verdict stays, but standard error says which path was checked (it said nothing, and
+/// the verdict line shows the URL as typed), for URLs from arguments and standard
+/// input, in check and diff; URLs and paths written in full get no note.
+#[test]
+fn a_url_without_scheme_or_slash_is_said_to_be_read_as_host_and_path() {
+    let file = example();
+    let path = file.to_str().unwrap();
+    let check = |urls: &[&str], stdin: &str| {
+        let args = [
+            "check",
+            "--robots",
+            path,
+            "--agent",
+            "ExampleBot",
+            "--color",
+            "never",
+        ];
+        let out = robots(&[&args[..], urls].concat(), stdin);
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (stdout, stderr) = check(&["private/x", "search"], "");
+    assert_eq!(
+        stdout,
+        "ALLOWED     private/x  (no rule matched)\nALLOWED     search  (no rule matched)\n"
+    );
+    assert_eq!(
+        stderr,
+        "robots: note: `private/x` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/x`; write `/private/x` to check that path\n\
+         robots: note: `search` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/`; write `/search` to check that path\n"
+    );
+    let (_, stderr) = check(&[], "example.com/private/x\n");
+    assert!(
+        stderr.contains("the path checked is `/private/x`"),
+        "{stderr}"
+    );
+    let (_, stderr) = check(&["", "a", "b", "c", "d", "e", "f"], "");
+    assert!(
+        stderr.starts_with("robots: note: an empty URL is checked as `/`\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 6, "{stderr}");
+    assert!(stderr.ends_with(
+        "robots: note: more URLs without a scheme or a leading `/` are read the same way\n"
+    ));
+    let (_, stderr) = check(
+        &[
+            "/private/x",
+            "https://example.com/private/x",
+            "//example.com/a",
+            "?q",
+            "ftp://h/a",
+        ],
+        "",
+    );
+    assert!(stderr.is_empty(), "{stderr}");
+    let diff = robots(&["diff", "--agent", "a", path, path, "private/x"], "");
+    assert!(
+        String::from_utf8_lossy(&diff.stderr)
+            .contains("the path checked is `/x`; write `/private/x`"),
+        "{diff:?}"
+    );
+}
+
 #[test]
 fn usage_errors_and_unreadable_files_exit_2_with_advice() {
     let file = example();

@@ -21,6 +21,9 @@ Examples:
 
 A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
 bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
+A URL with neither a scheme nor a leading `/` is read as Google's matcher reads it, as
+a host and then a path (`example.com/a` is `/a`; `private` and `index.html` are `/`),
+and a note on standard error says which path was checked.
 
 With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",
 \"pattern\", \"embargo_days\" and \"reason\", in that order. \"line\", \"rule\" (allow,
@@ -66,7 +69,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (robots, agent) = args.engine.load()?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut notes = input::ReadingNotes::default();
     for url in &urls {
+        notes.note(&robots, &agent, url);
         let verdict = robots.check_bytes(&agent, &url.bytes);
         match args.format {
             Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict))?,
