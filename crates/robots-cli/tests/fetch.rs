@@ -96,6 +96,15 @@ fn json_reports_the_fetch_then_verdicts_in_the_check_shape() {
         (&serde_json::json!(0), &serde_json::json!(0))
     );
     assert!(report["fresh_for_secs"].as_u64().unwrap() > 23 * 3600);
+    // Help names every field the report has (it left out robots_url and detail).
+    let help = String::from_utf8(robots(&["fetch", "--help"]).stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for field in report.as_object().unwrap().keys() {
+        assert!(
+            help.contains(&format!("\"{field}\"")),
+            "{field} not in fetch --help"
+        );
+    }
     assert_eq!(
         lines[1],
         serde_json::json!({"url": format!("{base}/news/a"), "allowed": true, "line": 3,
@@ -227,6 +236,28 @@ fn a_non_http_url_is_a_usage_error() {
     let out = robots(&["fetch", "ftp://example.com/", "--agent", "ExampleBot"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("http and https"));
+}
+
+/// A first URL that cannot be fetched from is refused, saying what is wrong with it:
+/// one with a scheme but a bad host or port was said to be "not an absolute URL", and
+/// one without a scheme got no hint of the URL meant.
+#[test]
+fn a_url_that_cannot_be_fetched_is_refused_with_what_is_wrong() {
+    let cases = [
+        ("http://[::1", "`http://[::1` is not a valid URL: invalid IPv6 address"),
+        ("https://exa mple.com/", "`https://exa mple.com/` is not a valid URL: invalid international domain name"),
+        ("http://e.test:99999/", "`http://e.test:99999/` is not a valid URL: invalid port number"),
+        ("https://", "`https://` is not a valid URL: empty host"),
+        ("example.com/a", "`example.com/a` is not an absolute URL (it has no scheme); give one such as `https://example.com/a`"),
+        ("/a", "`/a` is not an absolute URL; give one such as https://example.com/ (paths may follow it)"),
+    ];
+    for (url, said) in cases {
+        let out = robots(&["fetch", "--agent", "ExampleBot", "--", url]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {err}");
+        assert_eq!(err, format!("robots: error: {said}\n"), "{url}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 /// A 200 whose body goes past the 512,000-byte parse limit, which falls right after

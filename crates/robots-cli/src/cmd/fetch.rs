@@ -29,12 +29,14 @@ network failure means everything is disallowed (RFC 9309 §2.3.1) but for /robot
 itself, which RFC 9309 always allows (with --profile google it is disallowed too, as
 Google's matcher treats /robots.txt like any path).
 
-With --format json, each origin gives one line with \"origin\", \"source\" (fetched,
-unavailable or unreachable), \"chain\", \"rules\", \"fresh_for_secs\", \"size\" (bytes read),
-\"truncated\", \"parsed\", \"sitemaps\", \"crawl_delay_secs\", and \"lint_errors\" and
-\"lint_warnings\" (what parsing the body found; text output names them too, so that a
-file that does not mean what it says, one in UTF-16 say, does not pass unremarked),
-followed by one line per URL in the shape of `robots check --format json`. When no robots.txt was parsed, a URL's
+With --format json, each origin gives one line with \"origin\", \"robots_url\", \"source\"
+(fetched, unavailable or unreachable), \"detail\" (what happened, in words), \"chain\"
+(each hop's \"url\" and \"status\"), \"rules\" (parsed, allow-all or disallow-all),
+\"fresh_for_secs\", \"size\" (bytes read), \"truncated\", \"parsed\", \"sitemaps\",
+\"crawl_delay_secs\", and \"lint_errors\" and \"lint_warnings\" (what parsing the body
+found; text output names them too, so that a file that does not mean what it says, one
+in UTF-16 say, does not pass unremarked), in that order, followed by one line per URL
+in the shape of `robots check --format json`. When no robots.txt was parsed, a URL's
 \"reason\" is unavailable (everything allowed), unreachable (everything disallowed) or
 robots-txt (/robots.txt itself, allowed while the file is unreachable).
 
@@ -155,8 +157,17 @@ fn timeout_secs(text: &str) -> Result<u64, String> {
 /// The URLs to check, grouped by origin in order of first appearance; paths belong to
 /// the first URL's origin.
 fn targets(first: &str, more: &[String]) -> Result<Vec<(Origin, Vec<String>)>> {
-    let base = Url::parse(first).with_context(|| {
-        format!("`{first}` is not an absolute URL; give one such as https://example.com/")
+    let base = Url::parse(first).map_err(|err| match err {
+        url::ParseError::RelativeUrlWithoutBase if !first.starts_with('/') && !first.is_empty() => {
+            anyhow::anyhow!(
+                "`{first}` is not an absolute URL (it has no scheme); give one such as `https://{first}`"
+            )
+        }
+        url::ParseError::RelativeUrlWithoutBase => anyhow::anyhow!(
+            "`{first}` is not an absolute URL; give one such as https://example.com/ (paths may follow it)"
+        ),
+        // It has a scheme: what is wrong is elsewhere, and the parser says what.
+        err => anyhow::anyhow!("`{first}` is not a valid URL: {err}"),
     })?;
     let mut groups: Vec<(Origin, Vec<String>)> = Vec::new();
     for raw in std::iter::once(first).chain(more.iter().map(String::as_str)) {
