@@ -6,7 +6,7 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use robots::{Agent, Options, Profile, Robots};
+use robots::{Agent, Code, Options, Profile, Robots, Severity};
 
 use crate::style::printable;
 
@@ -177,10 +177,26 @@ impl EngineArgs {
 }
 
 /// Parses the file at `path`, warning on standard error when it goes past the parse
-/// limit: the rest is ignored, as crawlers ignore it, and verdicts that depend on it
-/// would otherwise look like the file's when they are not.
+/// limit (the rest is ignored, as crawlers ignore it, and verdicts that depend on it
+/// would otherwise look like the file's when they are not) and when linting it finds
+/// errors, lines crawlers ignore or misread: an HTML page or a file in UTF-16 has no
+/// groups, and its verdicts (everything allowed) would otherwise pass unremarked, as
+/// `robots fetch` counts them for the same reason.
 pub fn parse(path: &Path, bytes: &[u8], options: Options) -> Robots {
     let robots = Robots::parse_with(bytes, options);
+    let errors = robots
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity() == Severity::Error && d.code != Code::BeyondParseLimit)
+        .count();
+    if errors > 0 {
+        let name = printable(&path.display().to_string()).into_owned();
+        eprintln!(
+            "robots: warning: {name} has {errors} error{}: lines crawlers ignore or misread; `robots lint --robots {name}` shows {}",
+            if errors == 1 { "" } else { "s" },
+            if errors == 1 { "it" } else { "them" }
+        );
+    }
     if robots.parsed_bytes() < robots.size() {
         let first_ignored = robots::source_lines(bytes)
             .find(|(_, range)| range.start >= robots.parsed_bytes())

@@ -464,6 +464,51 @@ fn lint_diff_and_explain_json_is_one_line_per_object_in_the_documented_order() {
     }
 }
 
+/// A file crawlers cannot read as meant, an HTML page or one in UTF-16, has no groups,
+/// so every verdict is "allowed: no group for this agent"; check, explain and diff say
+/// that linting it finds errors (they said nothing), as `robots fetch` counts them. Files
+/// with warnings only (a shadowed rule) get no word.
+#[test]
+fn check_explain_and_diff_say_when_the_file_has_errors() {
+    let html = scratch(
+        "page.html",
+        b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+    );
+    let utf16: Vec<u8> = "User-agent: *\nDisallow: /\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let utf16 = scratch("utf16.txt", &[&[0xFF, 0xFE][..], &utf16].concat());
+    let fine = scratch("fine.txt", b"User-agent: *\nDisallow: /a\nDisallow: /a\n");
+    let (html, utf16, fine) = (
+        html.to_str().unwrap(),
+        utf16.to_str().unwrap(),
+        fine.to_str().unwrap(),
+    );
+    for (file, errors) in [(html, "1 error"), (utf16, "1 error")] {
+        let runs: [&[&str]; 3] = [
+            &["check", "--robots", file, "--agent", "a", "/x"],
+            &["explain", "--robots", file, "--agent", "a", "/x"],
+            &["diff", "--agent", "a", fine, file, "/x"],
+        ];
+        for args in runs {
+            let out = robots(args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(&format!("robots: warning: {file} has {errors}: lines crawlers ignore or misread; `robots lint --robots {file}` shows")),
+                "{args:?}: {stderr}"
+            );
+            assert!(!stderr.contains("fine.txt"), "{args:?}: {stderr}");
+        }
+    }
+    let quiet = robots(&["check", "--robots", fine, "--agent", "a", "/x"]);
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+}
+
 #[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(
