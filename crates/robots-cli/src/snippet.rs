@@ -57,6 +57,13 @@ impl<'a> Source<'a> {
         out += &format!("{:width$} {}\n", "", style.dim("|"));
         for n in first..=last {
             let Some(text) = self.text(n) else { continue };
+            // Only an underlined line is shown whole, so that the underline finds its
+            // place; the others are context, which a line of kilobytes would bury.
+            let text = if n == line && span.is_some() {
+                text
+            } else {
+                shortened(text)
+            };
             if n == line {
                 out += &format!(
                     "{} {} {}\n",
@@ -109,6 +116,20 @@ impl<'a> Source<'a> {
     }
 }
 
+/// How many characters of a line [`Source::render`] shows, but for an underlined one.
+const SHOWN: usize = 160;
+
+/// `text` cut to [`SHOWN`] characters, saying how many more there are.
+fn shortened(text: String) -> String {
+    match text.char_indices().nth(SHOWN) {
+        Some((at, _)) => {
+            let more = text[at..].chars().count();
+            format!("{} … ({more} more characters)", &text[..at])
+        }
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +160,20 @@ mod tests {
             format!(" --> robots.txt:2\n  |\n2 > {line}\n  | {under}^\n")
         );
         assert!(!shown.contains(['\x1b', '\x07']));
+    }
+
+    #[test]
+    fn long_lines_are_cut_unless_underlined() {
+        let long = format!("Disallow: /{}", "a".repeat(300));
+        let text = format!("User-agent: *\n{long}\nAllow: /b\n");
+        let source = Source::new("robots.txt", text.as_bytes());
+        let cut = format!("{} … (151 more characters)", &long[..160]);
+        let shown = source.render(3, None, 1, Style::new(ColorChoice::Never));
+        assert!(shown.contains(&format!("2 | {cut}\n")), "{shown}");
+        let shown = source.render(2, None, 0, Style::new(ColorChoice::Never));
+        assert!(shown.contains(&format!("2 > {cut}\n")), "{shown}");
+        let span = 14..22;
+        let shown = source.render(2, Some(span), 0, Style::new(ColorChoice::Never));
+        assert!(shown.contains(&format!("2 > {long}\n")), "{shown}");
     }
 }

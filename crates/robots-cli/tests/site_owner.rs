@@ -268,6 +268,35 @@ fn explain_text_shows_the_deciding_line_in_context() {
     assert!(String::from_utf8(out.stdout).unwrap().contains('\x1b'));
 }
 
+/// Explain shows the deciding line with two lines either side; a context line of
+/// kilobytes (a generated rule list) is cut to 160 characters, saying how many more
+/// there are, rather than printed whole.
+#[test]
+fn explain_cuts_long_context_lines() {
+    let long = format!("Disallow: /{}", "b".repeat(20_000));
+    let file = scratch(
+        "long.txt",
+        format!("User-agent: *\n{long}\nAllow: /ok\n").as_bytes(),
+    );
+    let out = robots(&[
+        "explain",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "a",
+        "/ok",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() < 2_000, "{} bytes", text.len());
+    assert!(
+        text.contains(&format!(
+            "2 | {} … (19851 more characters)\n3 > Allow: /ok\n",
+            &long[..160]
+        )),
+        "{text}"
+    );
+}
+
 #[test]
 fn explain_lint_and_diff_text_escape_control_characters() {
     let file = scratch(
