@@ -46,7 +46,17 @@ impl<'a> Source<'a> {
         style: Style,
     ) -> String {
         let first = line.saturating_sub(context).max(1);
-        let last = (line + context).min(self.lines.len() as u32);
+        // The engine numbers an empty line after the file's last line break, as Google's
+        // parser does; an editor shows no such line, so it is no context to show.
+        let lines = match self.lines.last() {
+            Some(end)
+                if end.is_empty() && end.start == self.bytes.len() && self.lines.len() > 1 =>
+            {
+                self.lines.len() as u32 - 1
+            }
+            _ => self.lines.len() as u32,
+        };
+        let last = (line + context).min(lines.max(line));
         let width = last.to_string().len();
         let mut out = format!(
             "{:width$}{} {}:{line}\n",

@@ -297,6 +297,50 @@ fn explain_cuts_long_context_lines() {
     );
 }
 
+/// The context after the deciding line ends with the file: no empty line is shown after
+/// the last line break, which the engine numbers (as Google's parser does) but no
+/// editor shows. A real blank line at the end still shows.
+#[test]
+fn explain_shows_no_line_past_the_end_of_the_file() {
+    for (name, body, tail) in [
+        (
+            "end-lf.txt",
+            &b"User-agent: *\nDisallow: /a\n"[..],
+            "2 > Disallow: /a\n",
+        ),
+        (
+            "end-crlf.txt",
+            b"User-agent: *\r\nDisallow: /a\r\n",
+            "2 > Disallow: /a\n",
+        ),
+        (
+            "end-none.txt",
+            b"User-agent: *\nDisallow: /a",
+            "2 > Disallow: /a\n",
+        ),
+        (
+            "end-blank.txt",
+            b"User-agent: *\nDisallow: /a\n\n",
+            "2 > Disallow: /a\n3 |\n",
+        ),
+    ] {
+        let file = scratch(name, body);
+        let out = robots(&[
+            "explain",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "a",
+            "/a",
+        ]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.ends_with(&format!("1 | User-agent: *\n{tail}")),
+            "{name}: {text}"
+        );
+    }
+}
+
 #[test]
 fn explain_lint_and_diff_text_escape_control_characters() {
     let file = scratch(
