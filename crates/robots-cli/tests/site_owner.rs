@@ -341,6 +341,42 @@ fn explain_shows_no_line_past_the_end_of_the_file() {
     }
 }
 
+/// In the Google profile, `Allow: /d/index.html` also allows `/d/` exactly, with the
+/// length of `/d/$`; explain listed that match as the rule written, `length 4`, with
+/// nothing to say why a rule naming index.html matched `/d/`. It now says.
+#[test]
+fn explain_says_why_googles_index_html_rule_matched_its_directory() {
+    let file = scratch(
+        "index.txt",
+        b"User-agent: *\nDisallow: /\nAllow: /d/index.html\n",
+    );
+    let run = |profile: &str, url: &str| {
+        let out = robots(&[
+            "explain",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "Googlebot",
+            "--profile",
+            profile,
+            "--color",
+            "never",
+            url,
+        ]);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let note = "(Google reads `Allow: /d/index.html` as also allowing `/d/` exactly, as `/d/$`)";
+    let dir = run("google", "/d/");
+    assert!(
+        dir.contains(&format!(
+            "line 3    Allow: /d/index.html  length 4  <- decides\n         {note}\n"
+        )),
+        "{dir}"
+    );
+    assert!(!run("google", "/d/index.html").contains(note));
+    assert!(!run("rfc9309", "/d/").contains("Google reads"));
+}
+
 #[test]
 fn explain_lint_and_diff_text_escape_control_characters() {
     let file = scratch(

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Agent, EmbargoAllowUse, Explanation, Robots, Selection};
+use robots::{Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Selection};
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
@@ -69,6 +69,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 out,
                 "{}",
                 as_text(
+                    robots.profile(),
                     &agent,
                     &url.text,
                     &explanation,
@@ -83,6 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn as_text(
+    profile: Profile,
     agent: &Agent,
     url: &str,
     e: &Explanation<'_>,
@@ -127,8 +129,11 @@ fn as_text(
             m.rule.line(),
             m.rule.kind().directive(),
             printable(m.rule.pattern()),
-            style.dim(&format!("length {}", m.rule.specificity()))
+            style.dim(&format!("length {}", m.rule.specificity())),
         );
+        if let Some(note) = index_html_note(profile, &e.path, m.rule) {
+            out += &format!("{}  {}\n", " ".repeat(7), style.dim(&note));
+        }
     }
     if let Some(text) = e.embargo_allow.describe() {
         let hint = if e.embargo_allow == EmbargoAllowUse::IgnoredNotHonoured {
@@ -161,6 +166,28 @@ fn as_text(
         out += &source.render(rule.line(), None, 2, style);
     }
     out
+}
+
+/// Why an `Allow: …/index.html` rule matched a path without `index.htm` in it, in the
+/// Google profile: Google's matcher reads it as also allowing its directory exactly
+/// (`…/$`), with that pattern's length, which the matched line shows with the rule as
+/// written and would otherwise look like a wrong length on a rule that cannot match.
+fn index_html_note(profile: Profile, path: &str, rule: robots::Rule<'_>) -> Option<String> {
+    let pattern = rule.pattern();
+    let dir = &pattern[..=pattern.rfind('/')?];
+    let index = pattern[dir.len()..].starts_with("index.htm");
+    (profile == Profile::Google
+        && rule.kind() == RuleKind::Allow
+        && index
+        && !path.contains("index.htm"))
+    .then(|| {
+        format!(
+            "(Google reads `Allow: {}` as also allowing `{}` exactly, as `{}$`)",
+            printable(pattern),
+            printable(dir),
+            printable(dir)
+        )
+    })
 }
 
 /// A rule as explain's JSON names it.
