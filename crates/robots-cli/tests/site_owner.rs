@@ -827,3 +827,12 @@ fn help_of_each_command_has_an_example() {
         );
     }
 }
+
+/// Each command's help says what its exit statuses mean (explain's did not).
+#[test]
+fn help_of_each_command_gives_its_exit_statuses() {
+    for cmd in ["check", "explain", "lint", "diff", "fetch"] {
+        let help = String::from_utf8(robots(&[cmd, "--help"]).stdout).unwrap();
+        assert!(help.contains("\nExit status: "), "{cmd}");
+    }
+}

@@ -29,7 +29,10 @@ none; \"groups\", \"lines\", \"explanation\"), \"matches\" (each matching rule's
 says why) and \"embargo_days\", in that order.
 
 A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
-and shown with those octets as `\\xE9` (`/caf\\xE9`).")]
+and shown with those octets as `\\xE9` (`/caf\\xE9`).
+
+Exit status: 0 when the URL was explained (whatever the verdict), 2 on a usage error
+or an unreadable file.")]
 pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
