@@ -657,6 +657,47 @@ fn lint_exit_status_follows_severity() {
     assert!(text.contains("= help:"), "{text}");
 }
 
+/// `User-agent:` with no value (or one whose product token is empty, `/1.0`) names no
+/// crawler, so the rules under it reach nobody: lint warns (it said nothing, 0 errors,
+/// 0 warnings), and --deny-warnings fails on it.
+#[test]
+fn lint_warns_of_a_user_agent_line_that_names_no_crawler() {
+    let file = scratch("empty-agent.txt", b"User-agent:\nDisallow: /\n");
+    let path = file.to_str().unwrap();
+    let out = robots(&["lint", "--robots", path, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let found = common::json_lines(&out);
+    assert_eq!(
+        (
+            &found[0]["line"],
+            &found[0]["column"],
+            &found[0]["code"],
+            &found[0]["severity"]
+        ),
+        (
+            &serde_json::json!(1),
+            &serde_json::json!(12),
+            &serde_json::json!("agent-names-none"),
+            &serde_json::json!("warning")
+        )
+    );
+    let denied = robots(&["lint", "--robots", path, "--deny-warnings"]);
+    assert_eq!(denied.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&denied.stdout);
+    assert!(
+        text.contains("warning[agent-names-none]: an empty user-agent line names no crawler"),
+        "{text}"
+    );
+    let fixed = scratch("star-agent.txt", b"User-agent: *\nDisallow: /\n");
+    let out = robots(&[
+        "lint",
+        "--robots",
+        fixed.to_str().unwrap(),
+        "--deny-warnings",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
 #[test]
 fn lint_takes_no_crawler_options() {
     // Lint reads the file, not a crawler's verdicts: embargo honour would change nothing,

@@ -75,6 +75,7 @@ codes! {
     AgentWithVersion = "agent-with-version", Info, "A user-agent value with a version or more words, of which only the product token counts.";
     AgentWithWildcard = "agent-with-wildcard", Warning, "A user-agent name holding a `*`, which in RFC 9309 names no crawler: names are compared whole.";
     AgentNotRfc9309 = "agent-not-rfc9309", Info, "A user-agent name outside RFC 9309's [A-Za-z_-] characters.";
+    AgentNamesNone = "agent-names-none", Warning, "A user-agent line whose product token is empty (`User-agent:` with no value, or `/1.0`), which names no crawler.";
     ShadowedRule = "shadowed-rule", Warning, "A rule that can never decide, because an identical or longer rule of the group always wins.";
     BlankLineBetweenGroups = "blank-line-between-groups", Warning, "A blank line before a user-agent line that joins it to the group above.";
     BeyondParseLimit = "beyond-parse-limit", Error, "Content beyond the parse limit, which crawlers ignore.";

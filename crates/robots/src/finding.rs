@@ -199,6 +199,19 @@ impl Robots {
                     (!letters.is_empty()).then(|| format!("write `User-agent: {letters}`")),
                 )
             }
+            Code::AgentNamesNone => {
+                let why = if text.is_empty() {
+                    "an empty user-agent line names no crawler".to_owned()
+                } else if self.behaviour.alpha_agent_tokens {
+                    format!("`{text}` names no crawler: Google's matcher reads only its leading [A-Za-z_-] letters, and it has none")
+                } else {
+                    format!("`{text}` names no crawler: its product token, the text before the first `/` or space, is empty")
+                };
+                made(
+                    format!("{why}, so it adds no crawler to its group"),
+                    Some("write `User-agent: *` for every crawler, or a crawler's product token, e.g. `User-agent: ExampleBot`".into()),
+                )
+            }
             Code::AgentNotRfc9309 => made(
                 format!(
                     "`{first}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`",

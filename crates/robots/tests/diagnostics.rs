@@ -95,6 +95,16 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"User-agent: MJbot\nDisallow: /\n",
     ),
     (
+        Code::AgentNamesNone,
+        b"User-agent:\nDisallow: /\n",
+        b"User-agent: *\nDisallow: /\n",
+    ),
+    (
+        Code::AgentNamesNone,
+        b"User-agent: /1.0\nDisallow: /\n",
+        b"User-agent: ExampleBot/1.0\nDisallow: /\n",
+    ),
+    (
         Code::ShadowedRule,
         b"User-agent: *\nDisallow: /a\nAllow: /a\n",
         b"User-agent: *\nDisallow: /a\nAllow: /a/b\n",

@@ -61,6 +61,18 @@ impl Parser {
             return;
         }
         let (token_text, written) = (self.robots.text(token), self.robots.text(value_span));
+        if token_text.is_empty() {
+            // `User-agent:` alone, or a value whose product token is empty: a group
+            // meant for everyone (or for one crawler) that reaches nobody.
+            self.report(
+                Code::AgentNamesNone,
+                at.line,
+                at.kv.value_at,
+                at.value_span(),
+                Quote::text(value_span),
+            );
+            return;
+        }
         let with_version = token_text.len() < written.len();
         let outside_rfc = !token_text.is_empty()
             && !token_text
