@@ -322,34 +322,62 @@ pub fn arg_urls(args: &[OsString]) -> Vec<Url> {
         .collect()
 }
 
-/// The URLs given as arguments, or else one per line of standard input (blank lines
-/// skipped). `robots` is the robots.txt to read: when it is `-`, standard input holds
-/// the file, and URLs read from it too would silently be none, so they must be
-/// arguments.
-pub fn urls(args: &[OsString], robots: &Path) -> Result<Vec<Url>> {
-    if !args.is_empty() {
-        return Ok(arg_urls(args));
-    }
-    if is_stdin(robots) {
+/// Refuses to read both the robots.txt and the URLs from standard input: when
+/// `robots` is `-` and no URLs are given as `args`, URLs read from standard input after
+/// the file would silently be none, so they must be arguments.
+pub fn refuse_stdin_twice(args: &[OsString], robots: &Path) -> Result<()> {
+    if args.is_empty() && is_stdin(robots) {
         bail!(
             "--robots - reads the robots.txt from standard input, so the URLs cannot come from there too; give the URLs as arguments, or the robots.txt as a file"
         );
     }
-    stdin_urls()
+    Ok(())
 }
 
-/// One URL per line of standard input, blank lines skipped, white space around each
-/// trimmed. Lines are bytes (see [`Url`]): one that is not UTF-8 is checked like the rest.
-pub fn stdin_urls() -> Result<Vec<Url>> {
-    let mut urls = Vec::new();
-    for (n, line) in std::io::stdin().lock().split(b'\n').enumerate() {
-        let line =
-            line.with_context(|| format!("cannot read URLs from standard input (line {})", n + 1))?;
+/// What standard input gives, one URL per line: a URL, or word that it has none ready
+/// and the next line will be waited for (the moment to flush what was written for the
+/// URLs so far, so that a consumer at the end of a pipe gets each answer as its URL is
+/// read rather than at the end of the input).
+pub enum Input {
+    Url(Url),
+    Waiting,
+}
+
+/// Calls `each` with every URL of standard input, one per line as it arrives (blank
+/// lines skipped, white space around each trimmed), and with [`Input::Waiting`] before
+/// each wait for more. Lines are bytes (see [`Url`]): one that is not UTF-8 is read like
+/// the rest.
+pub fn each_stdin_url(mut each: impl FnMut(Input) -> Result<()>) -> Result<()> {
+    let mut input = std::io::BufReader::new(std::io::stdin().lock());
+    let mut line = Vec::new();
+    for n in 1.. {
+        if input.buffer().is_empty() {
+            each(Input::Waiting)?;
+        }
+        line.clear();
+        let read = input
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("cannot read URLs from standard input (line {n})"))?;
+        if read == 0 {
+            break;
+        }
         let url = line.trim_ascii();
         if !url.is_empty() {
-            urls.push(Url::new(url.to_vec()));
+            each(Input::Url(Url::new(url.to_vec())))?;
         }
     }
+    Ok(())
+}
+
+/// Every URL of standard input (see [`each_stdin_url`]), read to its end.
+pub fn stdin_urls() -> Result<Vec<Url>> {
+    let mut urls = Vec::new();
+    each_stdin_url(|input| {
+        if let Input::Url(url) = input {
+            urls.push(url);
+        }
+        Ok(())
+    })?;
     Ok(urls)
 }
 

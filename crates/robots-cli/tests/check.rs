@@ -87,6 +87,58 @@ fn urls_come_from_standard_input_when_none_are_given() {
     assert_eq!(lines[2]["line"], serde_json::Value::Null);
 }
 
+/// URLs on standard input are answered as they are read: a pipeline fed slowly
+/// (`tail -f access.log | … | robots check`) gets each verdict while standard input is
+/// still open, not all of them once it closes.
+#[test]
+fn urls_from_standard_input_are_answered_as_they_arrive() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let file = example();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args([
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleBot",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            tx.send(line).unwrap();
+        }
+    });
+    stdin.write_all(b"/private/x\n").unwrap();
+    stdin.flush().unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(30));
+    if first.is_err() {
+        child.kill().unwrap();
+    }
+    assert_eq!(
+        first.expect("the first verdict while standard input is open"),
+        "DISALLOWED  /private/x  (line 5: Disallow: /private/)\n"
+    );
+    stdin.write_all(b"/search/help\n").unwrap();
+    drop(stdin);
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(30)).unwrap(),
+        "ALLOWED     /search/help  (line 7: Allow: /search/help)\n"
+    );
+    reader.join().unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn text_output_names_the_deciding_line_without_colour_in_a_pipe() {
     let file = example();

@@ -52,7 +52,8 @@ pub struct Args {
     pub color: ColorChoice,
 
     /// URLs (`https://example.com/a?b`) or paths (`/a?b`); read from standard input, one
-    /// per line, when none are given (then the robots.txt must be a file, not `-`).
+    /// per line, each answered as it is read, when none are given (then the robots.txt
+    /// must be a file, not `-`).
     #[arg(value_name = "URL")]
     pub urls: Vec<OsString>,
 }
@@ -64,18 +65,30 @@ pub enum Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    // URLs first: they may refuse standard input before the robots.txt reads it.
-    let urls = input::urls(&args.urls, &args.engine.robots)?;
+    input::refuse_stdin_twice(&args.urls, &args.engine.robots)?;
     let (robots, agent) = args.engine.load()?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut notes = input::ReadingNotes::default();
-    for url in &urls {
+    let mut write = |url: &input::Url, out: &mut dyn Write| -> Result<()> {
         notes.note(&robots, &agent, url);
         let verdict = robots.check_bytes(&agent, &url.bytes);
         match args.format {
             Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict))?,
             Format::Text => writeln!(out, "{}", verdict_text(&url.text, &verdict, style))?,
+        }
+        Ok(())
+    };
+    if args.urls.is_empty() {
+        // Each answer as its URL is read: a pipeline fed slowly (`tail -f`) gets its
+        // answers as they come, and a long list is never held whole.
+        input::each_stdin_url(|input| match input {
+            input::Input::Url(url) => write(&url, &mut out),
+            input::Input::Waiting => Ok(out.flush()?),
+        })?;
+    } else {
+        for url in &input::arg_urls(&args.urls) {
+            write(url, &mut out)?;
         }
     }
     out.flush()?;
