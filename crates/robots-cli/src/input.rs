@@ -191,8 +191,12 @@ pub fn parse(path: &Path, bytes: &[u8], options: Options) -> Robots {
         .count();
     if errors > 0 {
         let name = printable(&path.display().to_string()).into_owned();
+        let profile = match options.chosen_profile() {
+            Profile::Google => " --profile google",
+            _ => "",
+        };
         eprintln!(
-            "robots: warning: {name} has {errors} error{}: lines crawlers ignore or misread; `robots lint --robots {name}` shows {}",
+            "robots: warning: {name} has {errors} error{}: lines crawlers ignore or misread; `robots lint --robots {name}{profile}` shows {}",
             if errors == 1 { "" } else { "s" },
             if errors == 1 { "it" } else { "them" }
         );

@@ -616,6 +616,24 @@ fn check_explain_and_diff_say_when_the_file_has_errors() {
         "{}",
         String::from_utf8_lossy(&quiet.stderr)
     );
+    // The lint command named is the one that finds them: in the profile asked for.
+    let google = robots(&[
+        "check",
+        "--robots",
+        html,
+        "--agent",
+        "a",
+        "--profile",
+        "google",
+        "/x",
+    ]);
+    let stderr = String::from_utf8_lossy(&google.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "`robots lint --robots {html} --profile google` shows it"
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]
