@@ -783,6 +783,44 @@ fn diff_reports_changed_verdicts_with_lines() {
     assert_eq!((code, changes.len()), (Some(0), 0));
 }
 
+/// One crawler given twice, by another case or as its User-Agent header, is compared
+/// once: each change was listed, and counted, once per spelling.
+#[test]
+fn diff_compares_a_crawler_given_twice_once() {
+    let old = scratch("twice-old.txt", b"User-agent: *\nDisallow: /a\n");
+    let new = scratch("twice-new.txt", b"User-agent: *\nDisallow: /b\n");
+    let (code, lines) = diff(
+        &old,
+        &new,
+        &["x", "X", "Mozilla/5.0 (compatible; x/1.0)"],
+        &["/a"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["agent"], "x");
+    let out = robots(&[
+        "diff",
+        "--agent",
+        "x",
+        "--agent",
+        "X",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "/a",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with("1 of 1 verdict changed (1 URL x 1 agent)\n"),
+        "{text}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "robots: note: --agent `X` is the crawler `x` already given; it is compared once"
+        ),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn diff_reads_at_most_one_file_from_standard_input() {
     let out = common::run(

@@ -77,11 +77,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let options = args.reading.options()?;
     let old = input::parse(&args.old, &input::read_file(&args.old)?, options);
     let new = input::parse(&args.new, &input::read_file(&args.new)?, options);
-    let agents = args
-        .agent
-        .iter()
-        .map(|a| args.reading.agent(a))
-        .collect::<Result<Vec<_>>>()?;
+    // One crawler given twice (`Googlebot` and its User-Agent header, say) is compared
+    // once: its changes would otherwise be listed and counted twice.
+    let mut agents: Vec<robots::Agent> = Vec::new();
+    for given in &args.agent {
+        let agent = args.reading.agent(given)?;
+        let compared = |a: &robots::Agent| match args.reading.parsing.profile {
+            input::ProfileArg::Google => a.name().to_ascii_lowercase(),
+            input::ProfileArg::Rfc9309 => a.token().to_ascii_lowercase(),
+        };
+        match agents.iter().find(|a| compared(a) == compared(&agent)) {
+            Some(first) => eprintln!(
+                "robots: note: --agent `{}` is the crawler `{}` already given; it is compared once",
+                printable(given),
+                printable(first.name())
+            ),
+            None => agents.push(agent),
+        }
+    }
     let urls = if !args.urls.is_empty() {
         input::arg_urls(&args.urls)
     } else if !stdin_file && !std::io::stdin().is_terminal() {
