@@ -47,6 +47,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader gone early (`| head`) wanted no more: said nothing of, as GNU tools
+        // say nothing when SIGPIPE ends them, but not counted a success either.
+        Err(err) if reader_gone(&err) => ExitCode::from(2),
         Err(err) => {
             // Messages quote arguments, file names, URLs and what servers and files
             // said; none of it may drive the terminal.
@@ -54,6 +57,15 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `err` is a write to standard output after its reader closed it.
+fn reader_gone(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Parses the command line, or says why not and gives the exit status. clap quotes a

@@ -419,7 +419,7 @@ fn explain_lint_and_diff_text_escape_control_characters() {
 /// panicking (exit 101).
 #[cfg(unix)]
 #[test]
-fn a_reader_gone_early_is_reported_not_a_panic() {
+fn a_reader_gone_early_ends_the_command_quietly_not_in_a_panic() {
     let old = scratch("pipe-old.txt", b"User-agent: *\n");
     let new = scratch("pipe-new.txt", b"User-agent: *\nDisalow: /a\n");
     let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
@@ -436,10 +436,7 @@ fn a_reader_gone_early_is_reported_not_a_panic() {
         let out = common::run_into_closed_pipe(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.starts_with("robots: error: Broken pipe") && !stderr.contains("panicked"),
-            "{args:?}: {stderr}"
-        );
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
 
