@@ -93,6 +93,11 @@ pub(crate) struct Behaviour {
     /// its userinfo (`https://u;x@host/p` has the path `/;x@host/p`), as Google's
     /// `GetPathParamsQuery` reads it; otherwise userinfo is skipped (RFC 3986 §3.2.1).
     pub semicolon_in_userinfo_ends_host: bool,
+    /// The path ends at its first NUL octet, as in Google's matcher, which keeps the path
+    /// it extracted as a C string (`RobotsMatcher::path_` is a `const char*`, so rules
+    /// see it up to `strlen`): `/a\0b` is matched as `/a`. Otherwise a NUL is a control
+    /// octet, percent-encoded as `%00` (RFC 9309 §2.2.2).
+    pub nul_ends_path: bool,
 }
 
 impl Behaviour {
@@ -106,6 +111,7 @@ impl Behaviour {
         index_html_allows_dir: false,
         no_embargo: false,
         semicolon_in_userinfo_ends_host: false,
+        nul_ends_path: false,
     };
 
     pub const GOOGLE: Behaviour = Behaviour {
@@ -118,6 +124,7 @@ impl Behaviour {
         index_html_allows_dir: true,
         no_embargo: true,
         semicolon_in_userinfo_ends_host: true,
+        nul_ends_path: true,
     };
 
     /// Whether `path`, as rules see it, is allowed whatever the rules say.

@@ -7,7 +7,7 @@ use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
 use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
-use crate::url::{from_path, without_fragment};
+use crate::url::{before_nul, from_path, without_fragment};
 use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
 
 impl Robots {
@@ -221,17 +221,22 @@ pub(crate) fn match_path<'p>(
         return b"/";
     };
     let normalise = !behaviour.escape_patterns_only;
+    let nul_ends = behaviour.nul_ends_path;
     let needs_slash = rest[0] != b'/';
-    // The usual URL, found in one pass: a path without fragment that normalising
-    // leaves alone.
+    // The usual URL, found in one pass: a path without fragment or NUL that
+    // normalising leaves alone.
     if !needs_slash
         && none_of(rest, |b| {
-            (b == b'#') | (normalise & may_change(b, Role::Path))
+            (b == b'#') | (nul_ends & (b == 0)) | (normalise & may_change(b, Role::Path))
         })
     {
         return rest;
     }
-    let path = without_fragment(rest);
+    // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.
+    let mut path = without_fragment(rest);
+    if nul_ends {
+        path = before_nul(path);
+    }
     if !needs_slash && (!normalise || rfc_is_normal(path, Role::Path)) {
         return path;
     }

@@ -11,7 +11,7 @@ use crate::{Agent, Options, Robots};
 type Switch = (&'static str, fn(&mut Behaviour));
 
 /// Each behaviour of the Google profile, as a switch on top of the RFC 9309 profile.
-const SWITCHES: [Switch; 9] = [
+const SWITCHES: [Switch; 10] = [
     ("keys read by prefix", |b| b.key_prefixes = true),
     ("agent tokens [A-Za-z_-] only", |b| {
         b.alpha_agent_tokens = true
@@ -31,6 +31,7 @@ const SWITCHES: [Switch; 9] = [
     ("a `;` in userinfo starts the path", |b| {
         b.semicolon_in_userinfo_ends_host = true
     }),
+    ("a NUL in the URL ends the path", |b| b.nul_ends_path = true),
 ];
 
 struct Case {

@@ -93,6 +93,7 @@
 //! | `Allow: /d/index.html` | allows `/d/index.html…` | also allows `/d/` exactly |
 //! | Archive-Embargo, Embargo-Allow | rules | unknown records |
 //! | `;` in a URL's userinfo (`https://u;x@host/p`) | part of the userinfo: the path is `/p` | starts the path: `/;x@host/p` |
+//! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
 mod across_query;
 mod agent;

@@ -46,6 +46,12 @@ pub(crate) fn without_fragment(path: &[u8]) -> &[u8] {
     &path[..crate::swar::find(path, b'#').unwrap_or(path.len())]
 }
 
+/// A path up to its first NUL octet, as Google's matcher sees it: it hands the path to
+/// its rules as a C string, so a NUL ends it (see `Behaviour::nul_ends_path`).
+pub(crate) fn before_nul(path: &[u8]) -> &[u8] {
+    &path[..crate::swar::find(path, 0).unwrap_or(path.len())]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +85,14 @@ mod tests {
         assert_eq!(path("http://example.com;p@"), "/");
         let google = from_path(b"https://user;x@example.com/private", false);
         assert_eq!(google, Some(&b";x@example.com/private"[..]));
+    }
+
+    #[test]
+    fn a_nul_ends_the_path_as_a_c_string_would() {
+        assert_eq!(before_nul(b"/a\0b"), b"/a");
+        assert_eq!(before_nul(b"/a\0"), b"/a");
+        assert_eq!(before_nul(b"/ab"), b"/ab");
+        assert_eq!(before_nul(b""), b"");
     }
 
     #[test]

@@ -162,3 +162,19 @@ fn a_semicolon_in_userinfo_starts_the_path_only_in_google() {
     assert_eq!(rfc, (false, Some(2)));
     assert_eq!(google, (true, None));
 }
+
+#[test]
+fn a_nul_in_the_url_ends_the_path_only_in_google() {
+    // Google's matcher holds the path as a C string: rules see `/a`, which `/a$`
+    // matches; RFC 9309 encodes the NUL and matches `/a%00b`.
+    let file = b"User-agent: *\nDisallow: /a$\nDisallow: /a%00\n";
+    let [rfc, google] = both(file, "Bot", "https://example.com/a\0b#c");
+    assert_eq!(rfc, (false, Some(3)));
+    assert_eq!(google, (false, Some(2)));
+    // The cut comes after the URL is read: a NUL before the path does not end it.
+    let [rfc, google] = both(file, "Bot", "https://exa\0mple.com/a");
+    assert_eq!(rfc, (false, Some(2)));
+    assert_eq!(google, (false, Some(2)));
+    assert_eq!(both(file, "Bot", "/a\0")[1], (false, Some(2)));
+    assert_eq!(both(file, "Bot", "/ab\0")[1], (true, None));
+}
