@@ -56,8 +56,11 @@ pub(crate) struct Client {
 
 impl Client {
     pub fn new(config: &Config) -> Result<Client, Error> {
-        let user_agent = HeaderValue::from_str(&config.user_agent)
-            .map_err(|_| Error::InvalidUserAgent(config.user_agent.clone()))?;
+        // A blank header names no crawler, so a site could not write rules for it.
+        let user_agent = Some(config.user_agent.trim())
+            .filter(|ua| !ua.is_empty())
+            .and_then(|ua| HeaderValue::from_str(ua).ok())
+            .ok_or_else(|| Error::InvalidUserAgent(config.user_agent.clone()))?;
         let mut builder = reqwest::Client::builder()
             .user_agent(user_agent)
             // Redirects are followed here, to count them, keep the chain, and apply the

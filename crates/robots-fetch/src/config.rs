@@ -53,8 +53,10 @@ const DAY: Duration = Duration::from_secs(24 * 3600);
 impl Config {
     /// Defaults: RFC 9309 profile with a 512,000-byte parse limit, 30 s per request,
     /// 5 redirects, 429 unavailable, freshness capped at 24 h, a 30-day outage then
-    /// allow all, unreachable answers re-asked after a minute, [`CacheLimits::default`], the system clock and resolver, and proxies
-    /// from the environment (`HTTPS_PROXY`, …).
+    /// allow all, unreachable answers re-asked after a minute, [`CacheLimits::default`],
+    /// the system clock and resolver, and proxies from the environment (`HTTPS_PROXY`, …).
+    /// `user_agent` is the User-Agent header sent, trimmed; [`Fetcher::new`](crate::Fetcher::new) refuses one
+    /// that is blank or not a valid header value.
     pub fn new(user_agent: impl Into<String>) -> Config {
         Config {
             user_agent: user_agent.into(),

@@ -16,7 +16,7 @@ pub enum Error {
     UnsupportedScheme { url: String, scheme: String },
     #[error("`{url}` has no host; give an absolute URL such as https://example.com/page")]
     NoHost { url: String },
-    #[error("the User-Agent `{0}` is not a valid HTTP header value; use visible ASCII, e.g. `ExampleBot/1.0 (+https://example.com/bot)`")]
+    #[error("the User-Agent `{0}` cannot name the crawler: it must be a non-blank HTTP header value; use visible ASCII, e.g. `ExampleBot/1.0 (+https://example.com/bot)`")]
     InvalidUserAgent(String),
     #[error("cannot set up the HTTP client ({0}); this is a TLS or system setup problem, not a problem with the site")]
     Client(#[source] reqwest::Error),

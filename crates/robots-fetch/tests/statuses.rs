@@ -446,10 +446,12 @@ async fn the_user_agent_header_is_configurable() {
         server.requests()[0].header("user-agent"),
         Some("OtherBot/2.0")
     );
-    assert!(matches!(
-        Fetcher::new(robots_fetch::Config::new("Bad\nBot")),
-        Err(robots_fetch::Error::InvalidUserAgent(_))
-    ));
+    for bad in ["Bad\nBot", "", " \t "] {
+        assert!(matches!(
+            Fetcher::new(robots_fetch::Config::new(bad)),
+            Err(robots_fetch::Error::InvalidUserAgent(_))
+        ));
+    }
 }
 
 #[tokio::test]
