@@ -276,6 +276,35 @@ fn beyond_the_limit_says_how_far_past_and_how_much_is_ignored() {
     );
 }
 
+/// The diagnostics of `file` in `profile` with code `code`.
+fn found(file: &[u8], profile: Profile, code: Code) -> Vec<robots::Diagnostic> {
+    Robots::parse_with(file, Options::new().profile(profile))
+        .lint(file)
+        .into_iter()
+        .filter(|d| d.code == code)
+        .collect()
+}
+
+#[test]
+fn google_profile_reports_versions_not_names_it_reads_short() {
+    // Google's matcher reads `MJ` of `MJ12bot`, in the file and in the crawler's name
+    // alike: the line is right as written, and `User-agent: MJ` would be no fix.
+    for name in ["MJ12bot", "W3C-checklink", "archive.org_bot"] {
+        let file = format!("User-agent: {name}\nDisallow: /\n");
+        let google = found(file.as_bytes(), Profile::Google, Code::AgentWithVersion);
+        assert!(google.is_empty(), "{name}: {google:?}");
+    }
+    let file = b"User-agent: MJ12bot/1.4\nDisallow: /\n";
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        let d = &found(file, profile, Code::AgentWithVersion)[0];
+        assert_eq!(
+            d.message,
+            "only `MJ12bot` of `MJ12bot/1.4` names the crawler"
+        );
+        assert_eq!(d.suggestion.as_deref(), Some("write `User-agent: MJ12bot`"));
+    }
+}
+
 #[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {

@@ -73,11 +73,18 @@ impl Parser {
             );
             return;
         }
-        let with_version = token_text.len() < written.len();
-        let outside_rfc = !token_text.is_empty()
-            && !token_text
-                .iter()
-                .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
+        // A version or more words follow the name (`ExampleBot/2.1`, `Sogou web spider`).
+        // Google's matcher reads fewer letters still (`MJ` of `MJ12bot`), but the crawler
+        // it compares with is read the same way, so a name cut short is no mistake to report.
+        let name_len = if alpha {
+            product_token_len(written, false)
+        } else {
+            token_text.len()
+        };
+        let with_version = name_len < written.len();
+        let outside_rfc = !token_text
+            .iter()
+            .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
         // RFC 9309 compares the whole token, so a `*` in it (`Mediapartners-Google*`,
         // written as if it were a pattern) leaves the crawler to the `*` groups; Google's
         // matcher reads only the letters before it.
@@ -89,7 +96,7 @@ impl Parser {
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                quote,
+                Quote::two(value_span, name_len as u32),
             );
         }
         if outside_rfc {
