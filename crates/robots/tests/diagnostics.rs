@@ -306,6 +306,17 @@ fn google_profile_reports_versions_not_names_it_reads_short() {
 }
 
 #[test]
+fn request_rate_may_name_the_time_of_day_it_applies_in() {
+    let file = b"User-agent: SeznamBot\nRequest-rate: 1/10s 1800-0900\n";
+    assert!(found(file, Profile::Rfc9309, Code::InvalidRequestRate).is_empty());
+    let file = b"User-agent: SeznamBot\nRequest-rate: 1/10s tonight\n";
+    assert_eq!(
+        found(file, Profile::Rfc9309, Code::InvalidRequestRate).len(),
+        1
+    );
+}
+
+#[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {
         return;

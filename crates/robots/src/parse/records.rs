@@ -119,8 +119,16 @@ fn parse_delay(text: &str) -> Option<Duration> {
         .flatten()
 }
 
+/// `requests/period`, the period in seconds or with a unit (`1/10s`, `3/1m`), and
+/// optionally the time of day it applies in, as Seznam documents (`1/10s 1800-0900`): a
+/// valid window is no mistake to report, but is not kept, as a group keeps one rate.
 fn parse_rate(text: &str) -> Option<RequestRate> {
-    let (requests, per) = text.trim().split_once('/')?;
+    let text = text.trim();
+    let text = match text.rsplit_once(|c: char| c.is_ascii_whitespace()) {
+        Some((rate, window)) if is_time_window(window) => rate,
+        _ => text,
+    };
+    let (requests, per) = text.split_once('/')?;
     let requests: u32 = requests.trim().parse().ok()?;
     let per = per.trim();
     let (number, unit) = match per.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
@@ -141,6 +149,15 @@ fn parse_rate(text: &str) -> Option<RequestRate> {
         requests,
         per: Duration::from_secs(seconds),
     })
+}
+
+/// `hhmm-hhmm`, times of day in UTC (the extended robots.txt standard's Visit-time).
+fn is_time_window(text: &str) -> bool {
+    let time = |t: &str| {
+        t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()) && t[..2] < *"24" && t[2..] < *"60"
+    };
+    text.split_once('-')
+        .is_some_and(|(from, to)| time(from) && time(to))
 }
 
 #[cfg(test)]
@@ -173,6 +190,16 @@ mod tests {
                 per: Duration::from_secs(60)
             })
         );
+        // Seznam's time window is read past (found as `1/1s 2000-2100` in real files).
+        assert_eq!(
+            parse_rate("1000/1s 0800-2359"),
+            Some(RequestRate {
+                requests: 1000,
+                per: Duration::from_secs(1)
+            })
+        );
+        assert_eq!(parse_rate("1/1s 2500-2600"), None);
+        assert_eq!(parse_rate("1/1s soon"), None);
         assert_eq!(parse_rate("1/0"), None);
         assert_eq!(parse_rate("fast"), None);
     }
