@@ -317,6 +317,20 @@ fn request_rate_may_name_the_time_of_day_it_applies_in() {
 }
 
 #[test]
+fn a_blank_line_before_the_same_crawler_again_changes_nothing() {
+    let file = b"User-agent: *\n\nUser-agent: *\nDisallow: /x\n";
+    assert!(found(file, Profile::Rfc9309, Code::BlankLineBetweenGroups).is_empty());
+    let file = b"User-agent: ExampleBot\n\nUser-agent: examplebot\nDisallow: /x\n";
+    assert!(found(file, Profile::Rfc9309, Code::BlankLineBetweenGroups).is_empty());
+    // Another crawler above does get the rules below: still reported.
+    let file = b"User-agent: a\nUser-agent: *\n\nUser-agent: *\nDisallow: /x\n";
+    assert_eq!(
+        found(file, Profile::Rfc9309, Code::BlankLineBetweenGroups).len(),
+        1
+    );
+}
+
+#[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {
         return;

@@ -27,16 +27,25 @@ impl Parser {
         self.robots.groups.len() - 1
     }
 
+    /// Whether every user-agent line of `group` so far names the crawler `agent` names:
+    /// then a line joining the group (`User-agent: *`, a blank line, `User-agent: *`)
+    /// gives no crawler rules it would not have had. Read only after a blank line.
+    fn names_only(&self, group: usize, agent: &AgentLine) -> bool {
+        let r = &self.robots;
+        let lines = r.groups[group].agents.clone();
+        r.agents[lines.start as usize..lines.end as usize]
+            .iter()
+            .all(|a| match (a.global(), agent.global()) {
+                (true, true) => true,
+                (false, false) => r
+                    .text(a.token())
+                    .eq_ignore_ascii_case(r.text(agent.token())),
+                _ => false,
+            })
+    }
+
     pub(super) fn user_agent(&mut self, at: &Place<'_>) {
-        if !self.closed && self.blank_after_agent {
-            self.report(
-                Code::BlankLineBetweenGroups,
-                at.line,
-                at.kv.key_at,
-                at.key_span(),
-                Quote::NONE,
-            );
-        }
+        let joins = !self.closed && self.blank_after_agent;
         self.blank_after_agent = false;
         let group = self.group_for_agent();
         let value = at.kv.value;
@@ -50,6 +59,15 @@ impl Parser {
         let token_len = product_token_len(self.robots.text(value_span), alpha) as u32;
         let agent = AgentLine::new(value_span, token_len, global, at.line);
         let token = agent.token();
+        if joins && !self.names_only(group, &agent) {
+            self.report(
+                Code::BlankLineBetweenGroups,
+                at.line,
+                at.kv.key_at,
+                at.key_span(),
+                Quote::NONE,
+            );
+        }
         self.robots.agents.push(agent);
         let names = name_bit(self.robots.text(token));
         let data = &mut self.robots.groups[group];
