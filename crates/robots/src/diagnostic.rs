@@ -65,7 +65,7 @@ codes! {
     JunkLine = "junk-line", Error, "A line that is neither a comment nor `key: value`.";
     RuleBeforeUserAgent = "rule-before-user-agent", Error, "A rule before any user-agent line, which no crawler applies.";
     PatternStart = "pattern-start", Warning, "A pattern that starts with neither `/` nor `*`, so it matches no path.";
-    DollarInside = "dollar-inside", Warning, "A `$` that is not at the end of its pattern, so it is a literal `$`.";
+    DollarInside = "dollar-inside", Info, "A `$` that is not at the end of its pattern, so it is a literal `$`.";
     InvalidEmbargo = "invalid-embargo", Error, "An Archive-Embargo value other than w, m or q; the line is ignored.";
     ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one group; the longest applies.";
     EmbargoAllowWithoutEmbargo = "embargo-allow-without-embargo", Error, "Embargo-Allow in a group with no valid Archive-Embargo, so it is ignored.";

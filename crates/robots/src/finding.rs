@@ -223,9 +223,12 @@ impl Robots {
                 format!("`{text}` does not start with `/` or `*`, so it matches no path"),
                 Some(format!("write `/{text}`")),
             ),
+            // Info, not a warning: real paths hold `$` (Lotus Notes' `/$FILE/`, CMS ids
+            // such as `/$b9015858-…$/`), and a literal `$` is what Google's matcher reads
+            // too; `%24`, RFC 9309's spelling of it, matches nothing there in Google's.
             Code::DollarInside => fixed(
-                "`$` anchors the end only as the last character; here it is a literal `$`",
-                None,
+                "`$` anchors the end only as the last character; here it is a literal `$`, as Google reads it too",
+                Some("nothing to do if the paths hold a `$`; to anchor the end, put `$` last"),
             ),
             Code::InvalidCrawlDelay => made(
                 format!("Crawl-delay `{text}` is not a number of seconds"),

@@ -331,6 +331,16 @@ fn a_blank_line_before_the_same_crawler_again_changes_nothing() {
 }
 
 #[test]
+fn a_literal_dollar_inside_a_path_is_information_not_a_warning() {
+    // Lotus Notes and CMS paths hold `$`; Google reads it literally, and `%24` in its
+    // place would match nothing there.
+    let file = b"User-agent: *\nDisallow: /db.nsf/$FILE/\n";
+    let d = &found(file, Profile::Google, Code::DollarInside)[0];
+    assert_eq!(d.severity(), robots::Severity::Info);
+    assert!(d.suggestion.is_some());
+}
+
+#[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {
         return;
