@@ -219,10 +219,10 @@ impl Robots {
                 ),
                 None,
             ),
-            Code::PatternStart => made(
-                format!("`{text}` does not start with `/` or `*`, so it matches no path"),
-                Some(format!("write `/{text}`")),
-            ),
+            Code::PatternStart => {
+                let (message, suggestion) = crate::advice::pattern_start(text, &self.behaviour);
+                made(message, Some(suggestion))
+            }
             // Info, not a warning: real paths hold `$` (Lotus Notes' `/$FILE/`, CMS ids
             // such as `/$b9015858-…$/`), and a literal `$` is what Google's matcher reads
             // too; `%24`, RFC 9309's spelling of it, matches nothing there in Google's.

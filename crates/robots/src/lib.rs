@@ -96,6 +96,7 @@
 //! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
 mod across_query;
+mod advice;
 mod agent;
 mod behaviour;
 mod check;

@@ -331,6 +331,22 @@ fn a_blank_line_before_the_same_crawler_again_changes_nothing() {
 }
 
 #[test]
+fn a_pattern_that_is_a_url_is_told_to_become_a_path() {
+    let file = b"User-agent: *\nDisallow: https://example.com/private/\n";
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        let d = &found(file, profile, Code::PatternStart)[0];
+        assert_eq!(
+            d.message,
+            "`https://example.com/private/` is a URL, but rules match paths only, so it matches nothing"
+        );
+        assert_eq!(
+            d.suggestion.as_deref(),
+            Some("write the path alone, `/private/`, in the robots.txt of `example.com`: each host has its own")
+        );
+    }
+}
+
+#[test]
 fn a_literal_dollar_inside_a_path_is_information_not_a_warning() {
     // Lotus Notes and CMS paths hold `$`; Google reads it literally, and `%24` in its
     // place would match nothing there.
