@@ -174,6 +174,17 @@ impl Robots {
                     ),
                 )
             }
+            // A URL alone on its line (its scheme read as the key), usually a sitemap
+            // whose `Sitemap:` was left out: 22 corpus files have them.
+            Code::UnknownDirective
+                if (first.eq_ignore_ascii_case("http") || first.eq_ignore_ascii_case("https"))
+                    && rest.starts_with("//") =>
+            {
+                made(
+                    format!("`{first}:{rest}` is a URL with no key, and crawlers ignore it"),
+                    Some(format!("if it is a sitemap, write `Sitemap: {first}:{rest}`")),
+                )
+            }
             Code::UnknownDirective => made(
                 format!(
                     "`{}` is not a directive crawlers know; the line is kept as a record only",

@@ -347,6 +347,20 @@ fn a_pattern_that_is_a_url_is_told_to_become_a_path() {
 }
 
 #[test]
+fn a_url_alone_on_its_line_is_named_as_one() {
+    let file = b"User-agent: *\nDisallow: /x\nhttps://example.com/sitemap.xml\n";
+    let d = &found(file, Profile::Rfc9309, Code::UnknownDirective)[0];
+    assert_eq!(
+        d.message,
+        "`https://example.com/sitemap.xml` is a URL with no key, and crawlers ignore it"
+    );
+    assert_eq!(
+        d.suggestion.as_deref(),
+        Some("if it is a sitemap, write `Sitemap: https://example.com/sitemap.xml`")
+    );
+}
+
+#[test]
 fn a_literal_dollar_inside_a_path_is_information_not_a_warning() {
     // Lotus Notes and CMS paths hold `$`; Google reads it literally, and `%24` in its
     // place would match nothing there.
