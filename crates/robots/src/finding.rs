@@ -7,6 +7,7 @@ use crate::agent::product_token;
 use crate::behaviour::Behaviour;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
+use crate::parse::{UTF16_BE, UTF16_LE};
 use crate::robots::Span;
 use crate::Robots;
 
@@ -111,6 +112,10 @@ impl Robots {
             Code::ByteOrderMark => fixed(
                 "the file starts with a UTF-8 byte-order mark, which is skipped",
                 Some("save the file as UTF-8 without a byte-order mark"),
+            ),
+            Code::NotUtf8 if matches!(quote.number, UTF16_LE | UTF16_BE) => fixed(
+                "the file is UTF-16 (it starts with a UTF-16 byte-order mark), so crawlers, which read UTF-8, understand none of its lines",
+                Some("save the file as UTF-8 (RFC 9309 §2.2)"),
             ),
             Code::NotUtf8 => made(
                 format!(

@@ -361,6 +361,22 @@ fn a_url_alone_on_its_line_is_named_as_one() {
 }
 
 #[test]
+fn a_utf16_file_is_named_as_one() {
+    let file: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("User-agent: *\nDisallow: /\n".bytes().flat_map(|b| [b, 0]))
+        .collect();
+    let d = &found(&file, Profile::Rfc9309, Code::NotUtf8)[0];
+    assert!(d.message.starts_with("the file is UTF-16"), "{}", d.message);
+    let d = &found(
+        b"User-agent: *\nDisallow: /caf\xE9\n",
+        Profile::Rfc9309,
+        Code::NotUtf8,
+    )[0];
+    assert_eq!(d.message, "byte 0xE9 at offset 28 is not UTF-8");
+}
+
+#[test]
 fn a_literal_dollar_inside_a_path_is_information_not_a_warning() {
     // Lotus Notes and CMS paths hold `$`; Google reads it literally, and `%24` in its
     // place would match nothing there.

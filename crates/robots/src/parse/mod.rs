@@ -80,6 +80,11 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
     parser.finish()
 }
 
+/// What a not-utf8 finding quotes for a file that starts with a UTF-16 byte-order mark,
+/// little- or big-endian, in place of its first byte.
+pub(crate) const UTF16_LE: u32 = 0xFFFE;
+pub(crate) const UTF16_BE: u32 = 0xFEFF;
+
 /// The bytes to parse: at most `limit`, cut back to the last whole line so that a rule is
 /// never read half-written.
 pub(crate) fn within_limit(bytes: &[u8], limit: usize) -> &[u8] {
@@ -206,13 +211,13 @@ impl Parser {
             let at = e.valid_up_to();
             let line = 1 + memchr::memchr2_iter(b'\n', b'\r', &data[..at]).count() as u32
                 - memchr::memmem::find_iter(&data[..at], b"\r\n").count() as u32;
-            self.report(
-                Code::NotUtf8,
-                line,
-                0,
-                at..at + 1,
-                Quote::number(u32::from(data[at])),
-            );
+            // A UTF-16 byte-order mark: the whole file is UTF-16, and none of it is read.
+            let number = match data {
+                [0xFF, 0xFE, ..] if at == 0 => UTF16_LE,
+                [0xFE, 0xFF, ..] if at == 0 => UTF16_BE,
+                _ => u32::from(data[at]),
+            };
+            self.report(Code::NotUtf8, line, 0, at..at + 1, Quote::number(number));
         }
         let start = data
             .iter()
