@@ -212,7 +212,12 @@ impl Robots {
                     format!(
                         "`{first}` names no crawler: RFC 9309 compares user-agent names whole, and `*` is a wildcard only alone; Google's matcher reads `{letters}`"
                     ),
-                    (!letters.is_empty()).then(|| format!("write `User-agent: {letters}`")),
+                    // `**` (9 corpus lines) means every crawler, which is `*` alone.
+                    if letters.is_empty() && first.bytes().all(|b| b == b'*') {
+                        Some("write `User-agent: *` for every crawler".into())
+                    } else {
+                        (!letters.is_empty()).then(|| format!("write `User-agent: {letters}`"))
+                    },
                 )
             }
             Code::AgentNamesNone => {

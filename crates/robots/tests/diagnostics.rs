@@ -361,6 +361,19 @@ fn a_url_alone_on_its_line_is_named_as_one() {
 }
 
 #[test]
+fn stars_for_a_user_agent_are_told_to_be_one_star() {
+    let d = &found(
+        b"User-agent: **\nDisallow: /\n",
+        Profile::Rfc9309,
+        Code::AgentWithWildcard,
+    )[0];
+    assert_eq!(
+        d.suggestion.as_deref(),
+        Some("write `User-agent: *` for every crawler")
+    );
+}
+
+#[test]
 fn a_utf16_file_is_named_as_one() {
     let file: Vec<u8> = [0xFF, 0xFE]
         .into_iter()
