@@ -80,6 +80,7 @@ codes! {
     BlankLineBetweenGroups = "blank-line-between-groups", Warning, "A blank line before a user-agent line that joins it to the group above.";
     BeyondParseLimit = "beyond-parse-limit", Error, "Content beyond the parse limit, which crawlers ignore.";
     ByteOrderMark = "byte-order-mark", Info, "A UTF-8 byte-order mark at the start of the file.";
+    GarbledByteOrderMark = "garbled-byte-order-mark", Error, "A byte-order mark encoded twice (`ï»¿`), which crawlers read as part of the first line.";
     NotUtf8 = "not-utf8", Warning, "Bytes that are not UTF-8 (RFC 9309 §2.2 wants UTF-8).";
     LooksLikeHtml = "looks-like-html", Error, "An HTML page served as robots.txt.";
 }

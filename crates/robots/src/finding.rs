@@ -127,6 +127,10 @@ impl Robots {
                         .into(),
                 ),
             ),
+            Code::GarbledByteOrderMark => fixed(
+                "the file starts with `ï»¿`, a UTF-8 byte-order mark encoded twice: crawlers read it as part of the first line, which they then do not understand",
+                Some("remove `ï»¿` from the start of the file (save it as UTF-8 without a byte-order mark)"),
+            ),
             Code::LooksLikeHtml => fixed(
                 "this is an HTML page, not a robots.txt",
                 Some("serve a plain-text robots.txt, or a 404 if you have none"),
@@ -158,7 +162,20 @@ impl Robots {
             ),
             Code::RuleBeforeUserAgent => made(
                 format!("`{first}` comes before any user-agent line, so it applies to no crawler"),
-                Some("put a `User-agent: *` line above it".into()),
+                // The user-agent line may be there, lost behind a garbled byte-order mark.
+                Some(
+                    if self
+                        .findings
+                        .iter()
+                        .take_while(|f| f.line == 1)
+                        .any(|f| f.code == Code::GarbledByteOrderMark)
+                    {
+                        "remove the garbled byte-order mark `ï»¿` that hides line 1's key, or put a `User-agent: *` line above this one"
+                    } else {
+                        "put a `User-agent: *` line above it"
+                    }
+                    .into(),
+                ),
             ),
             // An embargo rule where the profile reads none (Google's): "did you mean" it
             // would name the very key written.

@@ -125,6 +125,11 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"User-agent: *\nDisallow: /caf\xC3\xA9\n",
     ),
     (
+        Code::GarbledByteOrderMark,
+        b"\xC3\xAF\xC2\xBB\xC2\xBFUser-agent: *\nDisallow: /\n",
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: /\n",
+    ),
+    (
         Code::LooksLikeHtml,
         b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
         b"User-agent: *\nDisallow:\n",
@@ -358,6 +363,25 @@ fn a_url_alone_on_its_line_is_named_as_one() {
         d.suggestion.as_deref(),
         Some("if it is a sitemap, write `Sitemap: https://example.com/sitemap.xml`")
     );
+}
+
+#[test]
+fn a_garbled_byte_order_mark_is_named_where_the_rules_it_orphans_are() {
+    let file = b"\xC3\xAF\xC2\xBB\xC2\xBFUser-agent: *\nDisallow: /x\n";
+    let all = Robots::parse(file).lint(file);
+    assert_eq!(
+        (all[0].code, all[0].line, all[0].span.clone()),
+        (Code::GarbledByteOrderMark, 1, 0..6)
+    );
+    let orphan = all
+        .iter()
+        .find(|d| d.code == Code::RuleBeforeUserAgent)
+        .unwrap();
+    assert!(orphan
+        .suggestion
+        .as_deref()
+        .unwrap()
+        .starts_with("remove the garbled byte-order mark"));
 }
 
 #[test]

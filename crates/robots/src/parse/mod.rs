@@ -56,6 +56,18 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
     if bom == 3 {
         parser.report(Code::ByteOrderMark, 1, 0, 0..3, Quote::NONE);
     }
+    // A byte-order mark read as Latin-1 and saved as UTF-8 again: crawlers skip only the
+    // real one (RFC 9309 §2.2 asks for UTF-8; Google's parser skips EF BB BF alone), so
+    // this one becomes part of the first key, and `User-agent` there is lost.
+    if data[bom..].starts_with(GARBLED_BOM) {
+        parser.report(
+            Code::GarbledByteOrderMark,
+            1,
+            bom,
+            bom..bom + GARBLED_BOM.len(),
+            Quote::NONE,
+        );
+    }
     parser.check_encoding(data);
     let mut lines = Lines::with_room(data, bom, scratch.marks);
     for line in lines.by_ref() {
@@ -79,6 +91,11 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
     }
     parser.finish()
 }
+
+/// `ï»¿` in UTF-8: the UTF-8 byte-order mark (EF BB BF) read as Latin-1 and written out
+/// again as UTF-8, as editors and CMS templates do; 78 of the 20,000 corpus files start
+/// with it.
+const GARBLED_BOM: &[u8] = b"\xC3\xAF\xC2\xBB\xC2\xBF";
 
 /// What a not-utf8 finding quotes for a file that starts with a UTF-16 byte-order mark,
 /// little- or big-endian, in place of its first byte.
