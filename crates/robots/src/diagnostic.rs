@@ -69,6 +69,7 @@ codes! {
     InvalidEmbargo = "invalid-embargo", Error, "An Archive-Embargo value other than w, m or q; the line is ignored.";
     ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one group; the longest applies.";
     EmbargoAllowWithoutEmbargo = "embargo-allow-without-embargo", Error, "Embargo-Allow in a group with no valid Archive-Embargo, so it is ignored.";
+    IndexingRule = "indexing-rule", Warning, "A Noindex, Nofollow or Noarchive line, which no major crawler reads in robots.txt: Google stopped in 2019.";
     InvalidCrawlDelay = "invalid-crawl-delay", Error, "A Crawl-delay that is not a non-negative number of seconds.";
     InvalidRequestRate = "invalid-request-rate", Error, "A Request-rate that is not `requests/seconds` (optionally with s, m, h or d).";
     RelativeSitemap = "relative-sitemap", Warning, "A Sitemap that is not an absolute URL.";

@@ -215,6 +215,19 @@ impl Robots {
                 did_you_mean(first.as_bytes(), &self.behaviour)
                     .map(|n| format!("did you mean `{n}`?")),
             ),
+            Code::IndexingRule => {
+                let key = first.to_ascii_lowercase();
+                made(
+                    format!(
+                        "`{key}` in robots.txt does nothing: Google stopped reading it on 1 September 2019, and RFC 9309 has no such rule"
+                    ),
+                    Some(if key == "noindex" {
+                        "to keep pages out of search results, send them with `X-Robots-Tag: noindex` or a robots meta tag, and do not disallow them, or crawlers never see it".into()
+                    } else {
+                        format!("send the pages with `X-Robots-Tag: {key}` or a robots meta tag instead")
+                    }),
+                )
+            }
             Code::BlankLineBetweenGroups => fixed(
                 "a blank line does not end a group: this user-agent line joins the group above, whose crawlers get the rules below too",
                 Some("remove the blank line if both crawlers share the rules, or give the group above its own rules (e.g. `Allow: /`)"),

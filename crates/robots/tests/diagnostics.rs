@@ -130,6 +130,11 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"\xEF\xBB\xBFUser-agent: *\nDisallow: /\n",
     ),
     (
+        Code::IndexingRule,
+        b"User-agent: *\nNoindex: /drafts/\n",
+        b"User-agent: *\nDisallow: /drafts/\n",
+    ),
+    (
         Code::LooksLikeHtml,
         b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
         b"User-agent: *\nDisallow:\n",
@@ -382,6 +387,24 @@ fn a_garbled_byte_order_mark_is_named_where_the_rules_it_orphans_are() {
         .as_deref()
         .unwrap()
         .starts_with("remove the garbled byte-order mark"));
+}
+
+#[test]
+fn indexing_rules_say_what_to_use_instead() {
+    let file = b"User-agent: *\nNoindex: /a\nNofollow: /b\nNoarchive: /c\n";
+    let d = found(file, Profile::Google, Code::IndexingRule);
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [2, 3, 4]);
+    assert!(d[0]
+        .suggestion
+        .as_deref()
+        .unwrap()
+        .contains("X-Robots-Tag: noindex"));
+    assert!(d[1]
+        .suggestion
+        .as_deref()
+        .unwrap()
+        .contains("X-Robots-Tag: nofollow"));
+    assert!(found(file, Profile::Rfc9309, Code::UnknownDirective).is_empty());
 }
 
 #[test]
