@@ -78,6 +78,7 @@ codes! {
     AgentNotRfc9309 = "agent-not-rfc9309", Info, "A user-agent name outside RFC 9309's [A-Za-z_-] characters.";
     AgentNamesNone = "agent-names-none", Warning, "A user-agent line whose product token is empty (`User-agent:` with no value, or `/1.0`), which names no crawler.";
     ShadowedRule = "shadowed-rule", Warning, "A rule that can never decide, because an identical or longer rule of the group always wins.";
+    GroupWithoutRules = "group-without-rules", Warning, "A crawler named only by groups without rules, which frees it from every rule of the `*` group.";
     BlankLineBetweenGroups = "blank-line-between-groups", Warning, "A blank line before a user-agent line that joins it to the group above.";
     BeyondParseLimit = "beyond-parse-limit", Error, "Content beyond the parse limit, which crawlers ignore.";
     ByteOrderMark = "byte-order-mark", Info, "A UTF-8 byte-order mark at the start of the file.";

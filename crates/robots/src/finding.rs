@@ -309,7 +309,9 @@ impl Robots {
                 Some("add `Archive-Embargo: w`, `m` or `q` to the group"),
             ),
             // Found by `Robots::lint`, which writes its own words; never kept.
-            Code::ShadowedRule => fixed(Code::ShadowedRule.description(), None),
+            Code::ShadowedRule | Code::GroupWithoutRules => {
+                fixed(finding.code.description(), None)
+            }
         }
     }
 

@@ -135,6 +135,11 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"User-agent: *\nDisallow: /drafts/\n",
     ),
     (
+        Code::GroupWithoutRules,
+        b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nCrawl-delay: 5\n",
+        b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nCrawl-delay: 5\nDisallow: /private/\n",
+    ),
+    (
         Code::LooksLikeHtml,
         b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
         b"User-agent: *\nDisallow:\n",
@@ -405,6 +410,56 @@ fn indexing_rules_say_what_to_use_instead() {
         .unwrap()
         .contains("X-Robots-Tag: nofollow"));
     assert!(found(file, Profile::Rfc9309, Code::UnknownDirective).is_empty());
+}
+
+#[test]
+fn a_group_without_rules_frees_its_crawler_only_when_it_has_no_other() {
+    let star = "User-agent: *\nDisallow: /private/\n";
+    let lines = |file: &str| -> Vec<u32> {
+        found(file.as_bytes(), Profile::Rfc9309, Code::GroupWithoutRules)
+            .iter()
+            .map(|d| d.line)
+            .collect()
+    };
+    // A crawler named last with nothing after it, and one given only a crawl-delay.
+    assert_eq!(lines(&format!("{star}User-agent: a\n")), [3]);
+    assert_eq!(
+        lines(&format!(
+            "{star}\nUser-agent: b\nUser-agent: c\nCrawl-delay: 9\n"
+        )),
+        [4]
+    );
+    // Before another group, the user-agent lines that follow join it (RFC 9309 §2.2.1:
+    // only a rule ends a group), and its rules are theirs.
+    assert!(lines(&format!("User-agent: b\nCrawl-delay: 9\n\n{star}")).is_empty());
+    // Named again in a group with rules, given an explicit empty Disallow, or beside a
+    // `*` group that disallows nothing: nothing to report.
+    assert!(lines(&format!(
+        "{star}User-agent: a\n\nUser-agent: A\nDisallow: /x\n"
+    ))
+    .is_empty());
+    assert!(lines(&format!("{star}User-agent: a\nDisallow:\n")).is_empty());
+    assert!(lines("User-agent: *\nDisallow:\nUser-agent: a\nCrawl-delay: 1\n").is_empty());
+    let d = &found(
+        format!("{star}User-agent: a\n").as_bytes(),
+        Profile::Google,
+        Code::GroupWithoutRules,
+    )[0];
+    assert_eq!(
+        d.message,
+        "`a` is named only by groups with no Allow or Disallow rule, so it obeys none of the rules of `User-agent: *` (line 1) and may crawl the whole site"
+    );
+    // A long list of crawlers left without their `Disallow: /` is one finding.
+    let many: String = (0..5).map(|i| format!("User-agent: bot{i}\n")).collect();
+    let d = found(
+        format!("{star}{many}").as_bytes(),
+        Profile::Rfc9309,
+        Code::GroupWithoutRules,
+    );
+    assert_eq!(d.len(), 1);
+    assert!(d[0]
+        .message
+        .starts_with("`bot0`, `bot1`, `bot2` and 2 more crawlers are named only by"));
 }
 
 #[test]

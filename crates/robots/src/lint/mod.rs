@@ -1,5 +1,6 @@
 //! Checks that need the whole parsed file rather than one line: rules that can never
-//! decide. `Robots::lint` adds them to the parser's own diagnostics.
+//! decide, and crawlers that a rule-less group frees from the `*` rules. `Robots::lint`
+//! adds them to the parser's own diagnostics.
 
 use std::collections::HashMap;
 
@@ -8,9 +9,11 @@ use crate::parse::sites_of;
 use crate::robots::{RuleLine, Site};
 use crate::{Robots, RuleKind};
 
+mod ruleless;
+
 impl Robots {
-    /// Every diagnostic: the parser's, plus rules shadowed within their group. Sorted by
-    /// line and column.
+    /// Every diagnostic: the parser's, plus rules shadowed within their group and
+    /// crawlers named only by groups without rules. Sorted by line and column.
     ///
     /// `source` is the text this was parsed from: a parsed file keeps no byte positions
     /// for its rules (they would cost more than the rules), so the lines reported are
@@ -49,16 +52,27 @@ impl Robots {
                 }
             }
         }
+        let ruleless = self.ruleless_agents();
         let mut lines: Vec<u32> = shadowed.iter().map(|(rule, _)| rule.line).collect();
+        lines.extend(ruleless.iter().map(|(agents, _)| agents[0].line));
         lines.sort_unstable();
         lines.dedup();
         let sites = sites_of(source, &self.behaviour, &lines);
-        all.extend(shadowed.into_iter().map(|(rule, winner)| {
-            let site = sites
-                .binary_search_by_key(&rule.line, |&(line, _)| line)
-                .map_or(Site::default(), |i| sites[i].1);
-            self.shadowed(rule, winner, site)
-        }));
+        let site = |line: u32| {
+            sites
+                .binary_search_by_key(&line, |&(line, _)| line)
+                .map_or(Site::default(), |i| sites[i].1)
+        };
+        all.extend(
+            shadowed
+                .into_iter()
+                .map(|(rule, winner)| self.shadowed(rule, winner, site(rule.line))),
+        );
+        all.extend(
+            ruleless
+                .into_iter()
+                .map(|(agents, star)| self.ruleless(&agents, star, site(agents[0].line))),
+        );
         all.sort_by_key(|d| (d.line, d.column));
         all
     }
