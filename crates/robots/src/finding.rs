@@ -155,7 +155,9 @@ impl Robots {
                     Some(format!("spell it `{name}`")),
                 )
             }
-            Code::PrefixDirective => self.prefix_words(first),
+            Code::PrefixDirective => self
+                .colon_words(first, rest)
+                .unwrap_or_else(|| self.prefix_words(first)),
             Code::MissingColon => made(
                 format!("no colon after `{first}`; read as `{first}: {rest}`"),
                 Some(format!("write `{first}: …`")),
@@ -313,6 +315,45 @@ impl Robots {
                 fixed(finding.code.description(), None)
             }
         }
+    }
+
+    /// A key that a URL's colon ended because the line's own was left out
+    /// (`Sitemap http://…`, `Disallow https://…`) or written full-width (`Sitemap：https://…`):
+    /// 78 corpus lines. Read as a prefix, Google gets `//…` as the value, no URL and no
+    /// path, so no crawler reads the line as meant; the fix is the colon, not the spelling.
+    fn colon_words(
+        &self,
+        key: &str,
+        rest: &str,
+    ) -> Option<(Cow<'static, str>, Option<Cow<'static, str>>)> {
+        if !rest.starts_with("//") {
+            return None;
+        }
+        let (name, scheme, why) = match key.split_once('：') {
+            Some((name, scheme)) => (name.trim_end(), scheme.trim_start(), "is full-width"),
+            None => {
+                let (name, scheme) = key.rsplit_once(|c: char| c.is_ascii_whitespace())?;
+                (name.trim_end(), scheme, "is missing")
+            }
+        };
+        if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+            return None;
+        }
+        let url = format!("{scheme}:{rest}");
+        let fix = match classify(name.as_bytes(), &self.behaviour).0 {
+            Directive::Sitemap => format!("write `{name}: {url}`"),
+            Directive::Allow | Directive::Disallow => format!(
+                "write `{name}:` and {}",
+                crate::advice::pattern_start(&url, &self.behaviour)
+                    .1
+                    .trim_start_matches("write ")
+            ),
+            _ => return None,
+        };
+        Some((
+            format!("the colon after `{name}` {why}, so the URL's own colon ends the key: no crawler reads this line as meant").into(),
+            Some(fix.into()),
+        ))
     }
 
     /// A key that only Google reads, by its prefix: read so in the Google profile, and

@@ -502,6 +502,30 @@ fn a_literal_dollar_inside_a_path_is_information_not_a_warning() {
 }
 
 #[test]
+fn a_colon_left_out_before_a_url_is_named_as_the_mistake() {
+    let file =
+        "User-agent: *\nDisallow https://example.com/x\nSitemap\u{FF1A}https://example.com/s.xml\n";
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        let d = found(file.as_bytes(), profile, Code::PrefixDirective);
+        assert_eq!(
+            d[0].message,
+            "the colon after `Disallow` is missing, so the URL's own colon ends the key: no crawler reads this line as meant"
+        );
+        assert_eq!(
+            d[0].suggestion.as_deref(),
+            Some("write `Disallow:` and the path alone, `/x`, in the robots.txt of `example.com`: each host has its own")
+        );
+        assert!(d[1]
+            .message
+            .starts_with("the colon after `Sitemap` is full-width"));
+        assert_eq!(
+            d[1].suggestion.as_deref(),
+            Some("write `Sitemap: https://example.com/s.xml`")
+        );
+    }
+}
+
+#[test]
 fn lint_over_the_whole_corpus() {
     let Some(dir) = common::shared("corpus") else {
         return;
