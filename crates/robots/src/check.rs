@@ -224,12 +224,14 @@ pub(crate) fn match_path<'p>(
     let nul_ends = behaviour.nul_ends_path;
     let needs_slash = rest[0] != b'/';
     // The usual URL, found in one pass: a path without fragment or NUL that
-    // normalising leaves alone.
-    if !needs_slash
-        && none_of(rest, |b| {
-            (b == b'#') | (nul_ends & (b == 0)) | (normalise & may_change(b, Role::Path))
-        })
-    {
+    // normalising leaves alone (which it never does a NUL). One loop per profile, each
+    // comparing only what its profile needs.
+    let usual = if normalise {
+        none_of(rest, |b| (b == b'#') | may_change(b, Role::Path))
+    } else {
+        none_of(rest, |b| (b == b'#') | (nul_ends & (b == 0)))
+    };
+    if !needs_slash && usual {
         return rest;
     }
     // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.
