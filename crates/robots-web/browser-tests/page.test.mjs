@@ -137,6 +137,10 @@ test('the profiles differ where documented: a versioned crawler name', async () 
   assert.match(await page.textContent('#agent-note'), /User-Agent header, whose product token is `FooBot`/);
   await andUpdate(page, () => page.check('input[name="profile"][value="google"]'));
   assert.equal((await rows(page))[0].verdict, 'allowed');
+  // The command line warns why; so does the page.
+  assert.match(await page.textContent('#agent-note'), /can match no group but `\*`; .* give `FooBot`/);
+  await andUpdate(page, () => page.fill('#agent', '*'));
+  assert.match(await page.textContent('#agent-note'), /^`\*` names no crawler/);
   await context.close();
 });
 

@@ -28,9 +28,20 @@ impl NamedAgent {
     /// matcher compares the name exactly as given. Embargoes need the RFC 9309 profile.
     pub fn new(name: &str, profile: Profile, embargo: bool) -> Result<NamedAgent, WebError> {
         let mut notes = Vec::new();
+        if name == "*" {
+            notes.push(
+                "`*` names no crawler; the verdicts are those a crawler gets that no group names: the `*` groups', if any"
+                    .to_owned(),
+            );
+        }
         let agent = match profile {
             Profile::Google if embargo => return Err(WebError::EmbargoNeedsRfc9309),
-            Profile::Google => Agent::verbatim(name),
+            Profile::Google => {
+                if let Some(note) = google_note(name) {
+                    notes.push(note);
+                }
+                Agent::verbatim(name)
+            }
             Profile::Rfc9309 => match Agent::new(name) {
                 Ok(agent) => agent,
                 Err(err) => match Agent::from_user_agent(name) {
@@ -45,7 +56,7 @@ impl NamedAgent {
                 },
             },
         };
-        if profile == Profile::Rfc9309 && !agent.is_rfc9309_token() {
+        if profile == Profile::Rfc9309 && name != "*" && !agent.is_rfc9309_token() {
             notes.push(format!(
                 "`{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
                 agent.token()
@@ -69,6 +80,31 @@ impl NamedAgent {
     }
 }
 
+/// What to tell the user about a name Google's matcher compares as given, as `robots
+/// check --profile google` warns: an empty name, or one with characters outside
+/// `[A-Za-z_-]`, which no user-agent line's leading `[A-Za-z_-]` can equal.
+fn google_note(name: &str) -> Option<String> {
+    let rfc9309 = |c: char| c.is_ascii_alphabetic() || c == '-' || c == '_';
+    if name.is_empty() {
+        return Some(
+            "Google's matcher takes an empty name as given, so only user-agent lines that name no product match it, and otherwise the `*` group applies; give the crawler's product token, e.g. `ExampleBot`"
+                .to_owned(),
+        );
+    }
+    if name == "*" || name.chars().all(rfc9309) {
+        return None;
+    }
+    let lead: String = name.chars().take_while(|&c| rfc9309(c)).collect();
+    let hint = if lead.is_empty() {
+        String::new()
+    } else {
+        format!("; for the crawler a line `User-agent: {lead}` names, give `{lead}`")
+    };
+    Some(format!(
+        "Google's matcher compares `{name}` as given with the leading [A-Za-z_-] of each user-agent line, so it can match no group but `*`{hint}"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,7 +126,13 @@ mod tests {
     fn google_takes_the_name_verbatim_and_refuses_embargoes() {
         let named = NamedAgent::new("FooBot/1.0", Profile::Google, false).unwrap();
         assert_eq!(named.agent.name(), "FooBot/1.0");
-        assert!(named.notes.is_empty());
+        // Compared as given, it can match no group but `*`: the user is told so.
+        assert_eq!(named.notes.len(), 1);
+        assert!(named.notes[0].contains("give `FooBot`"));
+        assert!(NamedAgent::new("FooBot", Profile::Google, false)
+            .unwrap()
+            .notes
+            .is_empty());
         assert_eq!(
             NamedAgent::new("FooBot", Profile::Google, true).unwrap_err(),
             WebError::EmbargoNeedsRfc9309

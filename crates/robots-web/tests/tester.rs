@@ -172,3 +172,43 @@ fn any_bytes_parse_and_invalid_utf8_keeps_its_lines() {
     assert_eq!(answer["verdicts"][0]["allowed"], false);
     assert_eq!(answer["verdicts"][0]["line"], 2);
 }
+
+#[test]
+fn google_names_that_can_match_no_group_but_the_global_one_are_explained() {
+    let tester = Tester::parse(b"User-agent: FooBot\nDisallow: /\n", "google").unwrap();
+    let answer = check(&tester, "FooBot/1.0", false, &["/x"]);
+    assert_eq!(answer["verdicts"][0]["allowed"], true);
+    let notes = answer["agent"]["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let note = notes[0].as_str().unwrap();
+    assert!(note.contains("can match no group but `*`"), "{note}");
+    assert!(note.contains("give `FooBot`"), "{note}");
+    let answer = check(&tester, "", false, &["/x"]);
+    assert!(answer["agent"]["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("empty name"));
+    // A name Google can match has nothing to explain.
+    assert_eq!(
+        check(&tester, "FooBot", false, &["/x"])["agent"]["notes"],
+        json!([])
+    );
+}
+
+#[test]
+fn the_star_is_said_to_name_no_crawler_in_both_profiles() {
+    for profile in ["rfc9309", "google"] {
+        let tester = Tester::parse(FILE.as_bytes(), profile).unwrap();
+        let answer = check(&tester, "*", false, &["/private/x"]);
+        assert_eq!(answer["verdicts"][0]["line"], 2, "{profile}");
+        let notes = answer["agent"]["notes"].as_array().unwrap();
+        assert_eq!(notes.len(), 1, "{profile}: {notes:?}");
+        assert!(
+            notes[0]
+                .as_str()
+                .unwrap()
+                .starts_with("`*` names no crawler"),
+            "{profile}: {notes:?}"
+        );
+    }
+}
