@@ -53,7 +53,7 @@ const profile = () => document.querySelector('input[name="profile"]:checked').va
 
 function readState() {
   return {
-    robots: editor.value, agent: ui.agent.value.trim(), profile: profile(),
+    robots: editor.value, agent: trimAscii(ui.agent.value), profile: profile(),
     embargo: ui.embargo.checked, urls: ui.urls.value,
   };
 }
@@ -67,7 +67,11 @@ function applyState(state) {
   selected = -1;
 }
 
-const urlList = (text) => text.split('\n').map((u) => u.trim()).filter(Boolean);
+// White space around a URL or the agent is dropped as `robots check` drops it around
+// each line of standard input: ASCII white space only. A no-break or ideographic space
+// is part of the URL (percent-encoded, it can change the verdict), so it stays.
+const trimAscii = (text) => text.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+const urlList = (text) => text.split('\n').map(trimAscii).filter(Boolean);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // Recomputes everything from the form: parse, lint, check, and the open explanation.
