@@ -1,6 +1,6 @@
 // The page's form against `robots check --format json` on the cases a site owner types
 // that the corpus sample does not hold: full URLs, non-ASCII and percent escapes, white
-// space around URLs, versioned and odd
+// space around URLs, a NUL (where Google's matcher ends the path), versioned and odd
 // agent names, the embargo switch, in both profiles. Each URL list goes to the command
 // line on standard input exactly as typed in the page.
 
@@ -33,7 +33,7 @@ Disallow: /
 const URLS = [
   '/private/x', 'https://example.com/private/x?y#frag', 'http://EXAMPLE.com:8080/private/style.css',
   '/a', '/a\u00a0', '\u3000/a', ' \t/a ', '/café', '/caf%c3%a9', '/~user', '/%7euser', '/q?x=1',
-  '/q?x%3D1', '/robots.txt', 'example.com/private/x',
+  '/q?x%3D1', '/nul\u0000more', '/ok\u0000/private/', '/robots.txt', 'example.com/private/x',
   '/foo/bar', '/news/today', '/news/../private/x',
 ].join('\n');
 
@@ -60,6 +60,11 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+// The URL as the page and the command line's text show it: controls as `\u{0}`.
+const printable = (text) =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 
 function native(profile, agent, embargo) {
   const run = spawnSync(
@@ -88,7 +93,7 @@ test('the page and robots check agree, URL by URL, as typed in the form', async 
     }
     const expected = native(profile, agent, embargo).map((v) => ({
       verdict: v.allowed ? (v.embargo_days != null ? 'embargo' : 'allowed') : 'disallowed',
-      url: v.url,
+      url: printable(v.url),
       line: v.line ?? 0,
     }));
     const shown = (await rows(page)).map(({ verdict, url, line }) => ({ verdict, url, line }));

@@ -3,6 +3,14 @@
 
 import { escapeHtml } from './editor.js';
 
+// Control characters (a NUL, where Google's matcher ends the path; an escape) and the
+// bidirectional controls are shown as the command line shows them, `\u{0}`, instead of
+// vanishing from the page or reordering it.
+const printable = (text) =>
+  String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+const code = (text) => escapeHtml(printable(text));
+
 // Engine messages quote code in backticks; show those parts as code.
 const prose = (text) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 // The engine's sentences start in lower case (they also appear mid-line on the command
@@ -38,12 +46,12 @@ export function verdictRows(verdicts, selected) {
       const rule = emptyDisallow
         ? '<code>Disallow:</code> <span class="muted">empty: disallows nothing</span>'
         : v.rule
-          ? `<code>${escapeHtml(directive[v.rule])}: ${escapeHtml(v.pattern)}</code>`
+          ? `<code>${escapeHtml(directive[v.rule])}: ${code(v.pattern)}</code>`
           : `<span class="muted">${whyNoRule[v.reason] ?? ''}</span>`;
       const verdict = v.allowed ? (v.embargo_days != null ? 'embargo' : 'allowed') : 'disallowed';
       return `<tr data-index="${i}" data-verdict="${verdict}" data-line="${v.line ?? 0}"${i === selected ? ' class="selected" aria-current="true"' : ''}>
 <td class="verdict">${verdictBadge(v)}</td>
-<td class="url"><button type="button" class="row-link" data-index="${i}">${escapeHtml(v.url)}</button></td>
+<td class="url"><button type="button" class="row-link" data-index="${i}">${code(v.url)}</button></td>
 <td class="line">${v.line ? lineButton(v.line) : '<span class="muted">–</span>'}</td>
 <td class="rule">${rule}</td></tr>`;
     })
@@ -56,15 +64,15 @@ export function explanationHtml(e) {
     ? `<ul class="matches">${e.matches
         .map(
           (m) => `<li class="${m.decides ? 'decides' : ''}${m.counted ? '' : ' ignored'}">
-${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${escapeHtml(m.pattern)}</code>
+${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${code(m.pattern)}</code>
 <span class="muted">length ${m.length}</span>${m.decides ? ' <strong>decides</strong>' : ''}${m.counted ? '' : ' <span class="muted">(ignored)</span>'}</li>`,
         )
         .join('')}</ul>`
     : '<p class="muted">No rule matches the path.</p>';
   return `<h3 class="subhead">Why ${verdictBadge(e.verdict)}</h3>
 <dl>
-<dt>URL</dt><dd><code>${escapeHtml(e.verdict.url)}</code></dd>
-<dt>Path as matched</dt><dd><code>${escapeHtml(e.path)}</code></dd>
+<dt>URL</dt><dd><code>${code(e.verdict.url)}</code></dd>
+<dt>Path as matched</dt><dd><code>${code(e.path)}</code></dd>
 <dt>Groups</dt><dd>${prose(sentence(e.selection_text))}</dd>
 <dt>Matching rules</dt><dd>${matches}</dd>
 ${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(sentence(e.embargo_allow_text))}</dd>` : ''}
