@@ -252,3 +252,24 @@ test('once loaded, the page works with the server gone; load time', async () => 
   assert.equal((await rows(page))[0].verdict, 'disallowed');
   await context.close();
 });
+
+test('a file past the parse limit says, where its size is shown, that it is read only up to the parse limit', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  const rules = Array.from({ length: 11000 }, (_, i) => `Disallow: /${String(i).padStart(6, '0')}/${'a'.repeat(50)}\n`);
+  const big = `User-agent: *\n${rules.join('')}User-agent: LateBot\nDisallow: /late\n`;
+  // Set at once, as a paste does (typing 600 KB through the keyboard would take minutes).
+  await andUpdate(page, () => page.$eval('#robots', (el, text) => {
+    el.value = text;
+    el.dispatchEvent(new Event('input'));
+  }, big));
+  const summary = await page.textContent('#summary');
+  assert.match(summary, /^11004 lines · 1 group · /, 'lines as the editor numbers them, groups as read');
+  assert.match(summary, /past the parse limit of 512,000 bytes: only the first 511,994 of 759,050 bytes are read, and line 7,422 on is ignored/);
+  const first = await page.textContent('#lint li');
+  assert.match(first, /beyond-parse-limit/);
+  // A file within the limit says nothing of it.
+  await andUpdate(page, () => page.fill('#robots', 'User-agent: *\nDisallow: /\n'));
+  assert.doesNotMatch(await page.textContent('#summary'), /parse limit/);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});

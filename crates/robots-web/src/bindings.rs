@@ -22,7 +22,8 @@ pub fn parse(bytes: &[u8], profile: &str) -> Result<RobotsFile, JsError> {
 
 #[wasm_bindgen]
 impl RobotsFile {
-    /// JSON: `{profile, bytes, parsed_bytes, lines, groups: [{line, agents}], sitemaps}`.
+    /// JSON: `{profile, bytes, parsed_bytes, parse_limit, lines, groups: [{line,
+    /// agents}], sitemaps}`.
     pub fn summary(&self) -> String {
         self.tester.summary()
     }

@@ -9,6 +9,8 @@ pub struct SummaryJson<'a> {
     pub profile: &'static str,
     pub bytes: usize,
     pub parsed_bytes: usize,
+    /// The parse limit: past it, a file is read only up to the last line that ends within it.
+    pub parse_limit: usize,
     pub lines: u32,
     pub groups: Vec<GroupJson<'a>>,
     pub sitemaps: Vec<&'a str>,
@@ -27,6 +29,7 @@ impl<'a> SummaryJson<'a> {
             profile: robots.profile().name(),
             bytes: robots.size(),
             parsed_bytes: robots.parsed_bytes(),
+            parse_limit: robots.options().limit(),
             lines: robots.line_count(),
             groups: robots
                 .groups()

@@ -212,3 +212,16 @@ fn the_star_is_said_to_name_no_crawler_in_both_profiles() {
         );
     }
 }
+
+#[test]
+fn the_summary_gives_the_parse_limit_and_how_much_was_read() {
+    let mut file = b"User-agent: *\n".to_vec();
+    while file.len() < 600_000 {
+        file.extend_from_slice(b"Disallow: /a-rather-long-path-to-keep-out/of-the-crawl\n");
+    }
+    let summary: Value =
+        serde_json::from_str(&Tester::parse(&file, "rfc9309").unwrap().summary()).unwrap();
+    assert_eq!(summary["parse_limit"], 512_000);
+    assert_eq!(summary["bytes"], file.len());
+    assert!(summary["parsed_bytes"].as_u64().unwrap() <= 512_000);
+}

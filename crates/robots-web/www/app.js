@@ -74,6 +74,17 @@ const trimAscii = (text) => text.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
 const urlList = (text) => text.split('\n').map(trimAscii).filter(Boolean);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+// A file past the parse limit is read only up to it, as crawlers read it: say so where
+// the size is shown, since the groups, lines and verdicts are those of the part read.
+function parseLimitNote(summary, diagnostics) {
+  if (summary.parsed_bytes >= summary.bytes) return '';
+  const cut = diagnostics.find((d) => d.code === 'beyond-parse-limit');
+  const n = (count) => count.toLocaleString('en');
+  const from = cut ? `line ${n(cut.line)} on` : 'the rest';
+  return `past the parse limit of ${n(summary.parse_limit)} bytes: only the first ${n(summary.parsed_bytes)}`
+    + ` of ${n(summary.bytes)} bytes are read, and ${from} is ignored, as crawlers ignore it · `;
+}
+
 // Recomputes everything from the form: parse, lint, check, and the open explanation.
 function update() {
   pending = 0;
@@ -116,7 +127,8 @@ function update() {
   ui.agents.innerHTML = [...named, ...CRAWLERS.filter((c) => !named.has(c))]
     .map((a) => `<option value="${escapeHtml(a)}">`).join('');
   const counts = (sev) => diagnostics.filter((d) => d.severity === sev).length;
-  ui.summary.textContent = `${plural(summary.lines, 'line')} · ${plural(summary.groups.length, 'group')} · `
+  ui.summary.textContent = `${plural(editor.lineCount, 'line')} · ${plural(summary.groups.length, 'group')} · `
+    + `${parseLimitNote(summary, diagnostics)}`
     + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')} · `
     + `${(performance.now() - started).toFixed(1)} ms`;
   saveToFragment(state);

@@ -22,6 +22,11 @@ export class Editor {
     this.textarea.value = text;
   }
 
+  // Lines as numbered in the gutter.
+  get lineCount() {
+    return this.textarea.value.split('\n').length;
+  }
+
   // Lint findings to draw: [{line, severity, code, message}].
   setDiagnostics(diagnostics) {
     this.diagnostics = diagnostics;
