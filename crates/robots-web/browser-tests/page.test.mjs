@@ -273,3 +273,40 @@ test('a file past the parse limit says, where its size is shown, that it is read
   assert.deepEqual(record.errors, []);
   await context.close();
 });
+
+test('typing URLs or a name against a large file does not parse and redraw the file again', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  const rules = Array.from({ length: 5000 }, (_, i) => `Disallow: /section-${i}/\nAllow: /section-${i}/open\n`);
+  await andUpdate(page, () => page.$eval('#robots', (el, text) => {
+    el.value = text;
+    el.dispatchEvent(new Event('input'));
+  }, `User-agent: *\n${rules.join('')}`));
+  // Marks on the drawn file, the lint list and the summary: a redraw would drop them.
+  const mark = () => page.evaluate(() => {
+    for (const el of [document.querySelector('.gl[data-line="9000"]'), document.querySelector('#lint li'),
+      document.getElementById('summary').firstChild]) el.kept = true;
+  });
+  const kept = () => page.evaluate(() => [document.querySelector('.gl[data-line="9000"]'),
+    document.querySelector('#lint li'), document.getElementById('summary').firstChild].map((el) => el.kept === true));
+  await mark();
+  await andUpdate(page, () => page.fill('#agent', 'SomeBot'));
+  await andUpdate(page, () => page.fill('#urls', '/section-4499/x\n/section-4499/open'));
+  await andUpdate(page, () => page.check('#embargo'));
+  assert.deepEqual(await kept(), [true, true, true]);
+  assert.deepEqual((await rows(page)).map((r) => [r.verdict, r.line]), [['disallowed', 9000], ['allowed', 9001]]);
+  await page.click('#results tbody tr:nth-child(1) .url');
+  assert.equal(await highlightedLine(page), 9000);
+  // Changing the file or the profile does redraw it, and the verdicts follow.
+  await andUpdate(page, () => page.check('input[value="google"]'));
+  assert.deepEqual(await kept(), [false, false, false]);
+  await mark();
+  await andUpdate(page, () => page.$eval('#robots', (el) => {
+    el.value = el.value.replace('Disallow: /section-4499/\n', 'Disallow: /section-4499/x\n');
+    el.dispatchEvent(new Event('input'));
+  }));
+  assert.deepEqual(await kept(), [false, false, false]);
+  assert.deepEqual((await rows(page)).map((r) => [r.verdict, r.line]), [['disallowed', 9000], ['allowed', 9001]]);
+  assert.match(await page.textContent('#results tbody tr:nth-child(1)'), /section-4499\/x/);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});

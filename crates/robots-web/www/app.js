@@ -44,6 +44,7 @@ const ui = {
 };
 
 let file = null; // the parsed RobotsFile, freed when replaced
+let parsed = null; // what `file` was parsed from, with its summary and lint
 let verdicts = [];
 let selected = -1;
 let pending = 0;
@@ -90,12 +91,20 @@ function update() {
   pending = 0;
   const state = readState();
   const started = performance.now();
-  file?.free();
-  file = parse(new TextEncoder().encode(state.robots), state.profile);
-  const summary = JSON.parse(file.summary());
-  const diagnostics = JSON.parse(file.lint());
-  editor.setDiagnostics(diagnostics);
-  editor.render();
+  // The file is parsed, linted and drawn again only when it or the profile changed:
+  // typing a URL or a crawler's name against a large file must not redraw every line.
+  const reparse = !file || parsed.robots !== state.robots || parsed.profile !== state.profile;
+  if (reparse) {
+    file?.free();
+    file = parse(new TextEncoder().encode(state.robots), state.profile);
+    parsed = {
+      robots: state.robots, profile: state.profile,
+      summary: JSON.parse(file.summary()), diagnostics: JSON.parse(file.lint()),
+    };
+    editor.setDiagnostics(parsed.diagnostics);
+    editor.render();
+  }
+  const { summary, diagnostics } = parsed;
 
   const google = state.profile === 'google';
   ui.embargo.disabled = google;
@@ -120,9 +129,13 @@ function update() {
   if (selected >= verdicts.length) selected = -1;
   ui.tbody.innerHTML = verdictRows(verdicts, selected);
   ui.empty.textContent = verdicts.length ? '' : 'Verdicts appear here as you type URLs.';
-  ui.lint.innerHTML = diagnostics.length ? lintItems(diagnostics) : '<li class="clean">No findings.</li>';
   showExplanation(state, embargo);
+  saveToFragment(state);
+  updates += 1;
+  document.body.dataset.updates = String(updates);
+  if (!reparse) return;
 
+  ui.lint.innerHTML = diagnostics.length ? lintItems(diagnostics) : '<li class="clean">No findings.</li>';
   const named = new Set(summary.groups.flatMap((g) => g.agents).filter((a) => a !== '*'));
   ui.agents.innerHTML = [...named, ...CRAWLERS.filter((c) => !named.has(c))]
     .map((a) => `<option value="${escapeHtml(a)}">`).join('');
@@ -131,9 +144,6 @@ function update() {
     + `${parseLimitNote(summary, diagnostics)}`
     + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')} · `
     + `${(performance.now() - started).toFixed(1)} ms`;
-  saveToFragment(state);
-  updates += 1;
-  document.body.dataset.updates = String(updates);
 }
 
 function showExplanation(state, embargo) {
