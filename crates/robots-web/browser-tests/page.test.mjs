@@ -91,6 +91,26 @@ test('lint findings are shown beside their lines and in the list', async () => {
   await context.close();
 });
 
+test("each finding's span is underlined where robots lint underlines it, in its severity's colour", async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await andUpdate(page, () => page.fill('#robots',
+    'User-agent:\nDisallow: é/x\nDisallow: /a$b\nCrawl-delay: soon # later\n'));
+  const squiggles = (line) => page.$$eval(`.bl[data-line="${line}"] .squiggle`,
+    (els) => els.map((el) => [el.textContent, el.className]));
+  // agent-names-none: the missing value, one blank past the colon.
+  assert.deepEqual(await squiggles(1), [[' ', 'squiggle sev-warning']]);
+  // pattern-start: the pattern, columns counted in UTF-8 bytes as the engine counts them.
+  assert.deepEqual(await squiggles(2), [['é/x', 'squiggle sev-warning']]);
+  // dollar-inside is information only.
+  assert.deepEqual(await squiggles(3), [['/a$b', 'squiggle sev-info']]);
+  assert.deepEqual(await squiggles(4), [['soon', 'squiggle sev-error']]);
+  // The invisible copy of each line still lines up with the textarea: same text.
+  const ghosts = await page.$$eval('.bl .ghost', (els) => els.map((el) => el.textContent.replace(/ $/, '')));
+  assert.deepEqual(ghosts.slice(0, 4), ['User-agent:', 'Disallow: é/x', 'Disallow: /a$b', 'Crawl-delay: soon # later']);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
 test('the embargo switch and the profile change the verdicts', async () => {
   const { context, page, record } = await openPage(browser, server.url);
   await fillForm(page, { robots: FILE, agent: 'ExampleArchiver', urls: '/news/today\n/about' });

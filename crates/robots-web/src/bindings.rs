@@ -39,7 +39,7 @@ impl RobotsFile {
         Ok(self.tester.explain(agent, embargo, url)?)
     }
 
-    /// JSON: `[{line, column, length, code, severity, message, suggestion}]`.
+    /// JSON: `[{line, column, length, span_column, code, severity, message, suggestion}]`.
     pub fn lint(&self) -> String {
         self.tester.lint()
     }

@@ -76,7 +76,7 @@ impl Tester {
         to_json(
             &diagnostics
                 .iter()
-                .map(DiagnosticJson::new)
+                .map(|d| DiagnosticJson::new(d, &self.source))
                 .collect::<Vec<_>>(),
         )
     }

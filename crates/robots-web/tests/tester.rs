@@ -225,3 +225,34 @@ fn the_summary_gives_the_parse_limit_and_how_much_was_read() {
     assert_eq!(summary["bytes"], file.len());
     assert!(summary["parsed_bytes"].as_u64().unwrap() <= 512_000);
 }
+
+#[test]
+fn lint_gives_where_each_span_starts_on_its_line_for_the_underline() {
+    let tester = Tester::parse(
+        "\u{feff}User-agent: *\r\nDisallow: é/x\rDisallow: /a$b\n".as_bytes(),
+        "rfc9309",
+    )
+    .unwrap();
+    let found: Vec<Value> = serde_json::from_str(&tester.lint()).unwrap();
+    let by_code = |code: &str| found.iter().find(|d| d["code"] == code).unwrap().clone();
+    let bom = by_code("byte-order-mark");
+    assert_eq!(
+        (&bom["span_column"], &bom["length"]),
+        (&json!(1), &json!(3))
+    );
+    let start = by_code("pattern-start");
+    assert_eq!(
+        (&start["line"], &start["span_column"], &start["length"]),
+        (&json!(2), &json!(11), &json!(4))
+    );
+    // The column points at the `$`; the span, underlined by robots lint, is the pattern.
+    let dollar = by_code("dollar-inside");
+    assert_eq!(
+        (&dollar["line"], &dollar["column"]),
+        (&json!(3), &json!(13))
+    );
+    assert_eq!(
+        (&dollar["span_column"], &dollar["length"]),
+        (&json!(11), &json!(4))
+    );
+}

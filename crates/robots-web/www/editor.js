@@ -52,8 +52,9 @@ export class Editor {
       const marks = found
         .map((d) => `<span class="mark sev-${d.severity}">${escapeHtml(d.severity)}: ${escapeHtml(d.message)}</span>`)
         .join('');
-      // The text is drawn invisibly so that the marks start where the line ends.
-      backdrop += `<div class="bl ${cls}" data-line="${n}"><span class="ghost">${escapeHtml(text)}</span>${marks}</div>`;
+      // The text is drawn invisibly so that the marks start where the line ends, with
+      // each finding's span underlined, as `robots lint` underlines it.
+      backdrop += `<div class="bl ${cls}" data-line="${n}"><span class="ghost">${underlined(text, found)}</span>${marks}</div>`;
     });
     this.gutter.innerHTML = gutter;
     this.backdrop.innerHTML = backdrop;
@@ -91,4 +92,43 @@ function worstSeverity(diagnostics) {
   let worst = '';
   for (const d of diagnostics) if (!worst || rank[d.severity] > rank[worst]) worst = d.severity;
   return worst;
+}
+
+// `text` (one line) as HTML with the spans of `found` underlined in their severity's
+// colour. Columns and lengths count the line's UTF-8 bytes, as the engine does; a span
+// that starts at the end of the line (a missing value) underlines one blank past it.
+function underlined(text, found) {
+  if (!found.length) return escapeHtml(text);
+  const rank = { error: 3, warning: 2, info: 1 };
+  const chars = [...text];
+  // Each character's (and the end's) byte offset in the line.
+  const offsets = [];
+  let bytes = 0;
+  for (const c of chars) {
+    offsets.push(bytes);
+    const cp = c.codePointAt(0);
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  offsets.push(bytes);
+  const worst = offsets.map(() => '');
+  for (const d of found) {
+    const start = (d.span_column ?? d.column) - 1;
+    const end = start + Math.max(1, d.length);
+    offsets.forEach((at, i) => {
+      // The end of the line is marked only by a span that starts there.
+      const inside = i < chars.length ? at >= start && at < end : start >= at;
+      if (inside && (!worst[i] || rank[d.severity] > rank[worst[i]])) worst[i] = d.severity;
+    });
+  }
+  const run = (text, severity) =>
+    (severity ? `<span class="squiggle sev-${severity}">${escapeHtml(text)}</span>` : escapeHtml(text));
+  let html = '';
+  for (let i = 0; i < chars.length;) {
+    let j = i + 1;
+    while (j < chars.length && worst[j] === worst[i]) j += 1;
+    html += run(chars.slice(i, j).join(''), worst[i]);
+    i = j;
+  }
+  const end = worst[chars.length];
+  return end ? html + run(' ', end) : html;
 }
