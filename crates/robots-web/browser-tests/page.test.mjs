@@ -330,3 +330,15 @@ test('typing URLs or a name against a large file does not parse and redraw the f
   assert.deepEqual(record.errors, []);
   await context.close();
 });
+
+test('when the engine cannot load, the page says so instead of doing nothing', async () => {
+  for (const blocked of ['/pkg/robots_web.js', '/pkg/robots_web_bg.wasm']) {
+    const { context, page } = await openPage(browser, null);
+    await page.route(new URL(blocked, server.url).href, (route) => route.abort());
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.dataset.ready);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), 'failed', blocked);
+    assert.match(await page.textContent('#results-empty'), /^The engine did not load: /, blocked);
+    await context.close();
+  }
+});

@@ -1,7 +1,6 @@
 // The tester page: reads the form, asks the engine (WebAssembly, in this page) for
 // verdicts, explanations and lint on every change, and keeps the state in the fragment.
 
-import init, { parse } from '/pkg/robots_web.js';
 import { Editor, escapeHtml } from './editor.js';
 import { encodeState, decodeState } from './share.js';
 import { verdictRows, explanationHtml, lintItems } from './results.js';
@@ -43,6 +42,7 @@ const ui = {
   agents: $('agents'),
 };
 
+let parse = null; // the engine's parse, once its WebAssembly has loaded
 let file = null; // the parsed RobotsFile, freed when replaced
 let parsed = null; // what `file` was parsed from, with its summary and lint
 let verdicts = [];
@@ -229,7 +229,11 @@ function wire() {
 }
 
 async function main() {
-  await init();
+  // Imported here, not above, so that a glue that fails to load is reported below like
+  // a module that fails to compile, instead of leaving a page that silently does nothing.
+  const engine = await import('/pkg/robots_web.js');
+  await engine.default();
+  parse = engine.parse;
   wire();
   if (!(await loadFragment())) {
     applyState(EXAMPLE);
