@@ -18,14 +18,16 @@ fn main() {
         collect(&www, &mut files);
     }
     files.sort();
-    let mut out = String::from("/// Every file of the page: its URL path and its bytes.\n");
-    out += "static FILES: &[(&str, &[u8])] = &[\n";
+    let mut out =
+        String::from("/// Every file of the page: its URL path, its bytes and its entity tag.\n");
+    out += "static FILES: &[(&str, &[u8], &str)] = &[\n";
     for file in &files {
         let url = file.strip_prefix(&www).unwrap().to_string_lossy();
         let url = format!("/{}", url.replace('\\', "/"));
+        let etag = format!("\"{:016x}\"", fnv1a(&std::fs::read(file).unwrap()));
         writeln!(
             out,
-            "    ({url:?}, include_bytes!({:?})),",
+            "    ({url:?}, include_bytes!({:?}), {etag:?}),",
             file.display().to_string()
         )
         .unwrap();
@@ -54,4 +56,11 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
             files.push(path);
         }
     }
+}
+
+/// FNV-1a, 64 bits: an entity tag that changes whenever a file's bytes do.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -57,10 +57,15 @@ impl Reply {
 }
 
 fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
+    request_with(addr, method, target, "")
+}
+
+/// A request with `headers` (each line ending in CRLF) added to its head.
+fn request_with(addr: SocketAddr, method: &str, target: &str, headers: &str) -> Reply {
     let mut stream = TcpStream::connect(addr).unwrap();
     write!(
         stream,
-        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: 0\r\n{headers}\r\n"
     )
     .unwrap();
     let mut raw = Vec::new();
@@ -171,5 +176,30 @@ fn head_is_answered_as_get_is_without_the_body() {
             Some(get.body.len().to_string().as_str()),
             "{target}"
         );
+    }
+}
+
+#[test]
+fn a_browser_revalidating_its_copy_gets_304_without_the_body() {
+    let server = serve();
+    for target in ["/", "/app.js", "/pkg/robots_web_bg.wasm"] {
+        let first = request(server.addr, "GET", target);
+        if first.status == 404 {
+            continue; // built without scripts/build-web
+        }
+        assert_eq!(first.header("cache-control"), Some("no-cache"), "{target}");
+        let etag = first.header("etag").expect("an entity tag").to_owned();
+        let again = request_with(
+            server.addr,
+            "GET",
+            target,
+            &format!("If-None-Match: {etag}\r\n"),
+        );
+        assert_eq!(again.status, 304, "{target}");
+        assert!(again.body.is_empty(), "{target}");
+        assert_eq!(again.header("etag"), Some(etag.as_str()), "{target}");
+        let changed = request_with(server.addr, "GET", target, "If-None-Match: \"old\"\r\n");
+        assert_eq!(changed.status, 200, "{target}");
+        assert_eq!(changed.body, first.body, "{target}");
     }
 }

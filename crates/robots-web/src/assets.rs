@@ -22,6 +22,8 @@ const NOT_BUILT: &[u8] = b"<!doctype html>
 pub struct Asset {
     pub bytes: &'static [u8],
     pub content_type: &'static str,
+    /// A strong entity tag of the bytes (quoted), for revalidation; none for the stand-in.
+    pub etag: Option<&'static str>,
 }
 
 /// Whether the WebAssembly module and its glue were embedded.
@@ -36,21 +38,29 @@ pub fn get(path: &str) -> Option<Asset> {
         return Some(Asset {
             bytes: NOT_BUILT,
             content_type: "text/html; charset=utf-8",
+            etag: None,
         });
     }
-    find(path).map(|bytes| Asset {
-        bytes,
-        content_type: content_type(path),
-    })
+    FILES
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map(|(_, bytes, etag)| Asset {
+            bytes,
+            content_type: content_type(path),
+            etag: Some(etag),
+        })
 }
 
 /// Every embedded URL path.
 pub fn paths() -> impl Iterator<Item = &'static str> {
-    FILES.iter().map(|(path, _)| *path)
+    FILES.iter().map(|(path, _, _)| *path)
 }
 
 fn find(path: &str) -> Option<&'static [u8]> {
-    FILES.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
+    FILES
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map(|(_, b, _)| *b)
 }
 
 fn content_type(path: &str) -> &'static str {
