@@ -111,6 +111,19 @@ test("each finding's span is underlined where robots lint underlines it, in its 
   await context.close();
 });
 
+test('control and bidirectional characters quoted from the file are shown escaped, as robots lint shows them', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await andUpdate(page, () => page.fill('#robots', 'User-agent: *\n\u0000\u0001junk\n\u202eevil: x\n'));
+  const items = await page.$$eval('#lint li .msg', (els) => els.map((el) => el.textContent));
+  assert.ok(items.includes('\\u{0}\\u{1}junk is not a key: value line and is ignored'), items.join('\n'));
+  assert.ok(items.some((m) => m.startsWith('\\u{202e}evil is not a directive')), items.join('\n'));
+  const marks = await page.$$eval('.mark', (els) => els.map((el) => el.textContent).join(' | '));
+  assert.doesNotMatch(marks, /[\u0000-\u001f\u202e]/);
+  assert.match(marks, /\\u\{202e\}evil/);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
 test('the embargo switch and the profile change the verdicts', async () => {
   const { context, page, record } = await openPage(browser, server.url);
   await fillForm(page, { robots: FILE, agent: 'ExampleArchiver', urls: '/news/today\n/about' });

@@ -4,6 +4,13 @@
 const escapes = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 export const escapeHtml = (text) => String(text).replace(/[&<>"]/g, (c) => escapes[c]);
 
+// Control characters (a NUL, where Google's matcher ends the path; an escape) and the
+// bidirectional controls, from a URL or quoted from the file, are shown as the command
+// line shows them, `\u{0}`, instead of vanishing from the page or reordering it.
+export const printable = (text) =>
+  String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+
 export class Editor {
   constructor(root) {
     this.textarea = root.querySelector('textarea');
@@ -50,7 +57,7 @@ export class Editor {
         .filter(Boolean).join(' ');
       gutter += `<div class="gl ${cls}" data-line="${n}">${n}</div>`;
       const marks = found
-        .map((d) => `<span class="mark sev-${d.severity}">${escapeHtml(d.severity)}: ${escapeHtml(d.message)}</span>`)
+        .map((d) => `<span class="mark sev-${d.severity}">${escapeHtml(d.severity)}: ${escapeHtml(printable(d.message))}</span>`)
         .join('');
       // The text is drawn invisibly so that the marks start where the line ends, with
       // each finding's span underlined, as `robots lint` underlines it.

@@ -1,18 +1,13 @@
 // What the engine answered, as HTML: the verdicts table, the explanation of one
 // verdict, and the lint list. Every line number is a button that highlights its line.
 
-import { escapeHtml } from './editor.js';
+import { escapeHtml, printable } from './editor.js';
 
-// Control characters (a NUL, where Google's matcher ends the path; an escape) and the
-// bidirectional controls are shown as the command line shows them, `\u{0}`, instead of
-// vanishing from the page or reordering it.
-const printable = (text) =>
-  String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 const code = (text) => escapeHtml(printable(text));
 
-// Engine messages quote code in backticks; show those parts as code.
-const prose = (text) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+// Engine messages quote code in backticks (a file's text among them, controls and all);
+// show those parts as code.
+const prose = (text) => code(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 // The engine's sentences start in lower case (they also appear mid-line on the command
 // line); the panel shows them as sentences.
 const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
