@@ -84,7 +84,7 @@ impl Client {
     /// redirects must not hold a lookup (and every caller waiting on it) for a timeout
     /// per hop.
     pub async fn get(&self, url: Url, conditional: Option<Conditional<'_>>) -> Reply {
-        let deadline = tokio::time::Instant::now() + self.timeout;
+        let deadline = crate::clock::deadline(tokio::time::Instant::now(), self.timeout);
         let mut chain: Vec<Hop> = Vec::new();
         let mut url = url;
         loop {

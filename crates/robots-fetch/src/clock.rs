@@ -5,6 +5,26 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+/// Far enough ahead to stand for "never" (a century), for a time plus a duration that
+/// overflows.
+const FAR: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// `at + after`, or a century on (or `at` itself) when that is past what the clock can
+/// hold: settings of `Duration::MAX` ("no timeout", "no cap") and servers' max-age of
+/// `u64::MAX` seconds must not panic.
+pub(crate) fn later(at: SystemTime, after: Duration) -> SystemTime {
+    at.checked_add(after)
+        .or_else(|| at.checked_add(FAR))
+        .unwrap_or(at)
+}
+
+/// [`later`] for the monotonic deadlines of requests.
+pub(crate) fn deadline(at: tokio::time::Instant, after: Duration) -> tokio::time::Instant {
+    at.checked_add(after)
+        .or_else(|| at.checked_add(FAR))
+        .unwrap_or(at)
+}
+
 /// Where the fetcher reads the time. HTTP dates are wall-clock dates, so this is
 /// [`SystemTime`], not a monotonic clock.
 pub trait Clock: Send + Sync + fmt::Debug {

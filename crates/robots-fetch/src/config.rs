@@ -83,7 +83,7 @@ impl Config {
     }
 
     /// The longest a lookup may take, from connecting to the last byte of the body,
-    /// redirects included.
+    /// redirects included. `Duration::MAX` waits as long as it takes.
     pub fn timeout(mut self, timeout: Duration) -> Config {
         self.timeout = timeout;
         self
@@ -103,7 +103,8 @@ impl Config {
     }
 
     /// The most a stored robots.txt is used without asking again, whatever its headers
-    /// say. RFC 9309 §2.4: crawlers should not use a copy for more than 24 hours.
+    /// say. RFC 9309 §2.4: crawlers should not use a copy for more than 24 hours;
+    /// `Duration::MAX` leaves the headers alone.
     pub fn max_freshness(mut self, max: Duration) -> Config {
         self.max_freshness = max;
         self
@@ -119,7 +120,8 @@ impl Config {
 
     /// How long an unreachable answer stands before the server is asked again (1 minute
     /// by default): during an outage, a crawler checking many URLs of a site then asks
-    /// for its robots.txt once a minute, not once per URL.
+    /// for its robots.txt once a minute, not once per URL. `Duration::MAX` never asks
+    /// again.
     pub fn unreachable_retry(mut self, after: Duration) -> Config {
         self.unreachable_retry = after;
         self

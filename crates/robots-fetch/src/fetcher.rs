@@ -234,7 +234,10 @@ impl Fetcher {
                     Entry {
                         stored: cached,
                         unreachable_since: Some(since),
-                        unreachable: Some((received + config.unreachable_retry, answer.clone())),
+                        unreachable: Some((
+                            crate::clock::later(received, config.unreachable_retry),
+                            answer.clone(),
+                        )),
                     },
                 );
                 answer

@@ -61,7 +61,7 @@ impl Freshness {
         let remaining = lifetime.saturating_sub(age).min(cap);
         Freshness {
             fetched_at: received,
-            fresh_until: received + remaining,
+            fresh_until: crate::clock::later(received, remaining),
         }
     }
 }
