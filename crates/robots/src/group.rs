@@ -7,7 +7,7 @@ use crate::robots::{GroupData, RecordLine};
 use crate::{Agent, Directive, EmbargoPeriod, RequestRate, Robots, Rule};
 
 /// One group of the file, as written.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Group<'r> {
     robots: &'r Robots,
     index: usize,
@@ -107,7 +107,7 @@ impl<'r> AgentGroups<'r> {
 
 /// A line that is not a rule or user-agent line: `Sitemap`, `Crawl-delay`, `Host`,
 /// `Request-rate`, or any other key (`Content-Signal`, `Clean-param`, …).
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Record<'r> {
     robots: &'r Robots,
     data: &'r RecordLine,
@@ -142,6 +142,36 @@ impl<'r> Record<'r> {
     /// The group the record stands in, if it comes after a user-agent line.
     pub fn group(&self) -> Option<Group<'r>> {
         self.data.group().map(|g| self.robots.group(g as usize))
+    }
+}
+
+/// What the group says, not the whole file it points into.
+impl std::fmt::Debug for Group<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Group")
+            .field("index", &self.index)
+            .field("line", &self.line())
+            .field(
+                "agents",
+                &self.agent_lines().map(|(a, _)| a).collect::<Vec<_>>(),
+            )
+            .field("rules", &self.robots.group_rules(self.data).len())
+            .field("embargo", &self.embargo())
+            .field("crawl_delay", &self.crawl_delay())
+            .finish()
+    }
+}
+
+/// The record's line, not the whole file it points into.
+impl std::fmt::Debug for Record<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record")
+            .field("line", &self.line())
+            .field("directive", &self.directive())
+            .field("key", &self.key())
+            .field("value", &self.value())
+            .field("group", &self.data.group())
+            .finish()
     }
 }
 

@@ -147,11 +147,14 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 /// The lines of a body as the parser numbers them: 1-based number and byte range
-/// (without the line ending), so that tools can show the line a verdict names.
+/// (without the line ending), so that tools can show the line a verdict names. A body
+/// that ends with a line ending has one more, empty line after it.
 ///
 /// ```
 /// let lines: Vec<_> = robots::source_lines(b"a\r\nb").collect();
 /// assert_eq!(lines, [(1, 0..1), (2, 3..4)]);
+/// let lines: Vec<_> = robots::source_lines(b"a\n").collect();
+/// assert_eq!(lines, [(1, 0..1), (2, 2..2)]);
 /// ```
 pub fn source_lines(body: &[u8]) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
     Lines::new(body, bom_len(body)).map(|l| (l.number, l.start..l.start + l.bytes.len()))

@@ -384,7 +384,10 @@ pub struct RequestRate {
 /// assert!(!verdict.allowed());
 /// assert_eq!(verdict.decided_by().unwrap().line(), 2);
 /// ```
-#[derive(Debug, Clone)]
+///
+/// A `Robots` is `Send + Sync` and holds no interior mutability, so one parse can be
+/// shared by every thread of a crawler (in an `Arc`) and checked from all at once.
+#[derive(Clone)]
 pub struct Robots {
     pub(crate) options: Options,
     pub(crate) behaviour: Behaviour,
@@ -398,6 +401,23 @@ pub struct Robots {
     pub(crate) size: usize,
     pub(crate) parsed: usize,
     pub(crate) lines: u32,
+}
+
+/// A summary: the parsed form is flat vectors of packed numbers, unreadable as such.
+/// [`Robots::groups`], [`Robots::records`] and [`Robots::diagnostics`] show the content.
+impl std::fmt::Debug for Robots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Robots")
+            .field("profile", &self.options.profile)
+            .field("size", &self.size)
+            .field("parsed_bytes", &self.parsed)
+            .field("lines", &self.lines)
+            .field("groups", &self.groups.len())
+            .field("rules", &self.rules.len())
+            .field("records", &self.records.len())
+            .field("diagnostics", &self.findings.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Robots {
@@ -467,7 +487,9 @@ impl Robots {
         self.parsed
     }
 
-    /// The number of lines parsed.
+    /// The number of lines parsed, numbered as [`source_lines`](crate::source_lines)
+    /// numbers them: a final line ending starts one more, empty line, so a file of four
+    /// lines each ending in LF counts 5 (and an empty file 1).
     pub fn line_count(&self) -> u32 {
         self.lines
     }

@@ -11,7 +11,7 @@ use crate::Robots;
 
 /// One `key: value` line, as [`Robots::parse_with`] reads it with the same options.
 /// More may be told about a line later, so the struct is not exhaustive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Token<'a> {
     /// The 1-based line number.
@@ -25,6 +25,25 @@ pub struct Token<'a> {
     pub value: &'a [u8],
     /// Where the value starts in the body (where it would, when empty).
     pub value_at: usize,
+}
+
+/// Key and value as byte strings (`b"Disallow"`), not lists of numbers.
+impl std::fmt::Debug for Token<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Bytes<'a>(&'a [u8]);
+        impl std::fmt::Debug for Bytes<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "b\"{}\"", self.0.escape_ascii())
+            }
+        }
+        f.debug_struct("Token")
+            .field("line", &self.line)
+            .field("directive", &self.directive)
+            .field("key", &Bytes(self.key))
+            .field("value", &Bytes(self.value))
+            .field("value_at", &self.value_at)
+            .finish()
+    }
 }
 
 /// The `key: value` lines of a body, in order, as [`Robots::parse_with`] reads them: only
@@ -47,6 +66,12 @@ pub struct Tokens<'a> {
     lines: Lines<'a>,
     syntax: LineSyntax,
     behaviour: Behaviour,
+}
+
+impl std::fmt::Debug for Tokens<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokens").finish_non_exhaustive()
+    }
 }
 
 impl<'a> Tokens<'a> {

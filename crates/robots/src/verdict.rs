@@ -38,7 +38,7 @@ impl RuleKind {
 }
 
 /// A rule of the file, as written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rule<'r> {
     pub(crate) kind: RuleKind,
     /// Stored text, always UTF-8; read as `str` only when asked for, which a crawler
@@ -68,6 +68,18 @@ impl<'r> Rule<'r> {
     /// longest match wins), measured on the normalised pattern.
     pub fn specificity(&self) -> u32 {
         self.specificity
+    }
+}
+
+/// The pattern as text, not as a list of numbers.
+impl std::fmt::Debug for Rule<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule")
+            .field("kind", &self.kind)
+            .field("pattern", &self.pattern())
+            .field("line", &self.line)
+            .field("specificity", &self.specificity)
+            .finish()
     }
 }
 

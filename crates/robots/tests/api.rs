@@ -1,0 +1,81 @@
+//! What a crawler's code relies on beyond verdicts: the types can be shared across
+//! threads, and `{:?}` shows what a value says rather than the parser's packed layout.
+
+use robots::{Agent, Options, Robots, Tokens};
+
+/// Compile-time: a parsed file is checked from every thread of a crawler at once.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Robots>();
+    send_sync::<Agent>();
+    send_sync::<Options>();
+    send_sync::<robots::Verdict<'static>>();
+    send_sync::<robots::Rule<'static>>();
+    send_sync::<robots::Group<'static>>();
+    send_sync::<robots::Explanation<'static>>();
+    send_sync::<robots::Diagnostic>();
+    send_sync::<robots::Error>();
+};
+
+const FILE: &[u8] =
+    b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\nSitemap: https://x.test/s.xml\n";
+
+#[test]
+fn one_parse_is_checked_from_many_threads() {
+    let robots = std::sync::Arc::new(Robots::parse(FILE));
+    let agent = Agent::new("ExampleBot").unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| assert!(!robots.check(&agent, "/private/x").allowed()));
+        }
+    });
+}
+
+#[test]
+fn a_rule_shows_its_pattern_as_text() {
+    let robots = Robots::parse(FILE);
+    let verdict = robots.check(&Agent::new("ExampleBot").unwrap(), "/private/x");
+    let shown = format!("{:?}", verdict.decided_by().unwrap());
+    assert_eq!(
+        shown,
+        r#"Rule { kind: Disallow, pattern: "/private", line: 2, specificity: 8 }"#
+    );
+}
+
+#[test]
+fn groups_and_records_show_themselves_not_the_whole_file() {
+    let robots = Robots::parse(FILE);
+    let group = format!("{:?}", robots.groups().next().unwrap());
+    assert_eq!(
+        group,
+        r#"Group { index: 0, line: 1, agents: ["*"], rules: 1, embargo: None, crawl_delay: Some(2s) }"#
+    );
+    let sitemap = format!("{:?}", robots.records().last().unwrap());
+    assert_eq!(
+        sitemap,
+        r#"Record { line: 4, directive: Sitemap, key: "Sitemap", value: "https://x.test/s.xml", group: Some(0) }"#
+    );
+    let agent = Agent::new("ExampleBot").unwrap();
+    let explanation = format!("{:?}", robots.explain(&agent, "/private/x"));
+    assert!(!explanation.contains("arena"), "{explanation}");
+}
+
+#[test]
+fn a_parse_shows_a_summary() {
+    let shown = format!("{:?}", Robots::parse(FILE));
+    assert_eq!(
+        shown,
+        "Robots { profile: Rfc9309, size: 78, parsed_bytes: 78, lines: 5, groups: 1, rules: 1, records: 2, diagnostics: 0, .. }"
+    );
+}
+
+#[test]
+fn a_token_shows_key_and_value_as_byte_strings() {
+    let token = Tokens::new(b"Disallow: /caf\xC3\xA9\n", Options::new())
+        .next()
+        .unwrap();
+    assert_eq!(
+        format!("{token:?}"),
+        r#"Token { line: 1, directive: Disallow, key: b"Disallow", value: b"/caf\xc3\xa9", value_at: 10 }"#
+    );
+}
