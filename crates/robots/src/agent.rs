@@ -13,7 +13,7 @@ use crate::Error;
 /// let b = Agent::from_user_agent("Mozilla/5.0 (compatible; ExampleBot/2.1; +https://x.test)").unwrap();
 /// assert_eq!(b.token(), "ExampleBot");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Agent {
     /// The name as given, which the Google profile compares verbatim.
     given: Box<str>,

@@ -44,12 +44,26 @@ impl Profile {
         ))
     }
 
-    /// The profile's name as the command line spells it.
+    /// The profile's name as the command line spells it, which [`str::parse`] reads back.
+    ///
+    /// ```
+    /// use robots::Profile;
+    /// assert_eq!(Profile::Google.to_string(), "google");
+    /// assert_eq!("rfc9309".parse::<Profile>(), Ok(Profile::Rfc9309));
+    /// assert!("bing".parse::<Profile>().is_err());
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Profile::Rfc9309 => "rfc9309",
             Profile::Google => "google",
         }
+    }
+}
+
+/// The name [`Profile::name`] gives, which [`str::parse`] reads back.
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

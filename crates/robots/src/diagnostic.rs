@@ -26,6 +26,20 @@ impl Severity {
     }
 }
 
+/// The lower-case name, as [`Severity::name`] gives it.
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The stable kebab-case name, as [`Code::as_str`] gives it.
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 macro_rules! codes {
     ($($variant:ident = $code:literal, $severity:ident, $doc:literal;)*) => {
         /// A stable identifier for each kind of diagnostic.
@@ -88,7 +102,7 @@ codes! {
 }
 
 /// One finding about one place in the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// What kind of finding this is.
     pub code: Code,

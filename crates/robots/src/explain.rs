@@ -4,7 +4,7 @@
 use crate::{Agent, Group, Robots, Rule, RuleKind, Selection, Verdict};
 
 /// What became of the Embargo-Allow rules of the chosen groups.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EmbargoAllowUse {
     /// The chosen groups have no Embargo-Allow rule.
     Absent,

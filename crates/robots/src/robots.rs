@@ -18,7 +18,7 @@ pub const MIN_PARSE_LIMIT: usize = 512_000;
 pub const MAX_PARSE_LIMIT: usize = 16 << 20;
 
 /// How to parse: the profile and the parse limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Options {
     pub(crate) profile: Profile,
     pub(crate) max_bytes: usize,
@@ -368,7 +368,7 @@ impl RecordLine {
 }
 
 /// `Request-rate: n/t` — at most `requests` every `per`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestRate {
     pub requests: u32,
     pub per: Duration,

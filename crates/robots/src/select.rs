@@ -8,7 +8,7 @@ use crate::{Agent, Robots};
 const FEW: usize = 8;
 
 /// How the groups for an agent were chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Selection {
     /// One or more groups name the agent; `groups` of them are merged.
     Named { groups: usize },

@@ -84,7 +84,7 @@ impl std::fmt::Debug for Rule<'_> {
 }
 
 /// Why a verdict came out the way it did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// `/robots.txt` is always allowed (RFC 9309 §2.2.2).
     RobotsTxt,
@@ -132,7 +132,7 @@ impl Reason {
 }
 
 /// The verdict for one URL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Verdict<'r> {
     pub(crate) allowed: bool,
     pub(crate) decided_by: Option<Rule<'r>>,

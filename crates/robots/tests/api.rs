@@ -79,3 +79,30 @@ fn a_token_shows_key_and_value_as_byte_strings() {
         r#"Token { line: 1, directive: Disallow, key: b"Disallow", value: b"/caf\xc3\xa9", value_at: 10 }"#
     );
 }
+
+#[test]
+fn names_print_as_the_command_line_and_json_write_them() {
+    use robots::{Code, Profile, Severity};
+    for profile in [Profile::Rfc9309, Profile::Google] {
+        assert_eq!(profile.to_string().parse::<Profile>(), Ok(profile));
+    }
+    assert_eq!(Code::MissingColon.to_string(), "missing-colon");
+    assert_eq!(Severity::Warning.to_string(), "warning");
+}
+
+#[test]
+fn crawlers_and_verdicts_can_be_keys() {
+    use std::collections::HashSet;
+    let robots = Robots::parse(FILE);
+    let agents: HashSet<Agent> = ["ExampleBot", "ExampleBot", "OtherBot"]
+        .into_iter()
+        .map(|name| Agent::new(name).unwrap())
+        .collect();
+    assert_eq!(agents.len(), 2);
+    let agent = Agent::new("ExampleBot").unwrap();
+    let verdicts: HashSet<_> = ["/private/a", "/private/b", "/public"]
+        .into_iter()
+        .map(|url| robots.check(&agent, url))
+        .collect();
+    assert_eq!(verdicts.len(), 2);
+}
