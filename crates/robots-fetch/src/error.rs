@@ -3,21 +3,40 @@
 
 /// A request that cannot be asked. Failures of the site itself (statuses, timeouts,
 /// DNS) are not errors but answers: see [`crate::Source`].
+/// Each message says what to give instead. More variants may come, so matches need a
+/// `_` arm.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The URL to look up does not parse as an absolute URL.
     #[error(
         "`{url}` is not a URL ({reason}); give an absolute URL such as https://example.com/page"
     )]
     InvalidUrl {
+        /// The URL as given.
         url: String,
+        /// Why it does not parse.
         reason: url::ParseError,
     },
+    /// The URL's scheme is neither `http` nor `https`.
     #[error("`{url}` uses the scheme `{scheme}`, but robots.txt governs only http and https URLs (RFC 9309 §2.3); give an http(s) URL")]
-    UnsupportedScheme { url: String, scheme: String },
+    UnsupportedScheme {
+        /// The URL as given.
+        url: String,
+        /// Its scheme, e.g. `ftp`.
+        scheme: String,
+    },
+    /// The URL names no host (e.g. `http:///a`).
     #[error("`{url}` has no host; give an absolute URL such as https://example.com/page")]
-    NoHost { url: String },
+    NoHost {
+        /// The URL as given.
+        url: String,
+    },
+    /// [`Config::new`](crate::Config::new) was given a User-Agent that is blank or
+    /// cannot be sent as a header value ([`Fetcher::new`](crate::Fetcher::new) says so).
     #[error("the User-Agent `{0}` cannot name the crawler: it must be a non-blank HTTP header value; use visible ASCII, e.g. `ExampleBot/1.0 (+https://example.com/bot)`")]
     InvalidUserAgent(String),
+    /// The HTTP client could not be built (TLS roots, proxy settings).
     #[error("cannot set up the HTTP client ({0}); this is a TLS or system setup problem, not a problem with the site")]
     Client(#[source] reqwest::Error),
 }

@@ -50,18 +50,28 @@ impl Hop {
 }
 
 /// Why a robots.txt is unavailable, which means every URL is allowed (RFC 9309
-/// §2.3.1.3, and §2.3.1.2 for redirects).
+/// §2.3.1.3, and §2.3.1.2 for redirects). More reasons may come, so matches need a `_`
+/// arm.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unavailable {
     /// A 4xx status (400–499).
     Status(u16),
     /// More redirects than the limit (RFC 9309 §2.3.1.2: at least five are followed).
-    TooManyRedirects { limit: usize },
+    TooManyRedirects {
+        /// [`Config::max_redirects`](crate::Config::max_redirects).
+        limit: usize,
+    },
     /// A redirect back to a URL already asked in this lookup.
-    RedirectLoop { url: Url },
+    RedirectLoop {
+        /// The URL asked twice.
+        url: Url,
+    },
     /// A 3xx response whose Location is missing or not an http(s) URL.
     BadRedirect {
+        /// The 3xx status.
         status: u16,
+        /// The Location header, if there was one.
         location: Option<String>,
     },
 }
@@ -83,8 +93,10 @@ impl fmt::Display for Unavailable {
 }
 
 /// Why a robots.txt is unreachable, which means every URL is disallowed unless a
-/// cached copy can stand in (RFC 9309 §2.3.1.4).
+/// cached copy can stand in (RFC 9309 §2.3.1.4). More reasons may come, so matches need
+/// a `_` arm.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unreachable {
     /// A 5xx status, or 429 when configured to count as unreachable.
     Status(u16),

@@ -3,17 +3,33 @@
 
 use crate::behaviour::Behaviour;
 
-/// What a `key: value` line is, by its key.
+/// What a `key: value` line is, by its key. Keys are compared ignoring ASCII case; the
+/// RFC 9309 profile also accepts the misspellings real files use (`useragent`,
+/// `disalow`, `site-map`…), and the Google profile any key that starts with a name
+/// (`disallowed`). More directives may come to be recognised (taken from
+/// [`Directive::Other`]), so matches need a `_` arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Directive {
+    /// `User-agent`: opens a group, naming the crawlers it is for.
     UserAgent,
+    /// `Allow`: a rule allowing the paths its pattern matches.
     Allow,
+    /// `Disallow`: a rule disallowing the paths its pattern matches.
     Disallow,
+    /// `Sitemap`: the URL of a sitemap, whichever group it stands in.
     Sitemap,
+    /// `Crawl-delay`: seconds to wait between requests (not in RFC 9309).
     CrawlDelay,
+    /// `Request-rate`: `requests/time`, e.g. `1/5s` (not in RFC 9309).
     RequestRate,
+    /// `Host`: the preferred host name (not in RFC 9309).
     Host,
+    /// `Archive-Embargo`: the group's embargo period, `w`, `m` or `q` (RFC 9309 profile
+    /// only; in the Google profile, an unknown key).
     ArchiveEmbargo,
+    /// `Embargo-Allow`: an allow for agents honouring the group's embargo (RFC 9309
+    /// profile only; in the Google profile, an unknown key).
     EmbargoAllow,
     /// Any other key; the line is kept as a record.
     Other,

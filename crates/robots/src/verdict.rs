@@ -83,8 +83,10 @@ impl std::fmt::Debug for Rule<'_> {
     }
 }
 
-/// Why a verdict came out the way it did.
+/// Why a verdict came out the way it did. More reasons may come, so matches need a `_`
+/// arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Reason {
     /// `/robots.txt` is always allowed (RFC 9309 §2.2.2).
     RobotsTxt,
