@@ -148,7 +148,10 @@ impl Decision {
 /// A rule of the file, copied out of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecidingRule {
+    /// Allow, disallow or embargo-allow.
     pub kind: RuleKind,
+    /// The pattern as written, as [`robots::Rule::pattern`] gives it.
     pub pattern: String,
+    /// The 1-based line of the rule in the robots.txt.
     pub line: u32,
 }

@@ -33,7 +33,9 @@ impl Default for CacheLimits {
 /// What the cache holds right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheStats {
+    /// Origins remembered.
     pub entries: usize,
+    /// Bytes counted against [`CacheLimits::max_bytes`].
     pub bytes: usize,
 }
 

@@ -28,6 +28,7 @@ pub(crate) fn deadline(at: tokio::time::Instant, after: Duration) -> tokio::time
 /// Where the fetcher reads the time. HTTP dates are wall-clock dates, so this is
 /// [`SystemTime`], not a monotonic clock.
 pub trait Clock: Send + Sync + fmt::Debug {
+    /// The current time.
     fn now(&self) -> SystemTime;
 }
 

@@ -39,6 +39,8 @@
 //! # Politeness
 //! [`Pacer`] spaces requests to one origin by the group's Crawl-delay, capped.
 
+#![warn(missing_docs)]
+
 mod answer;
 mod cache;
 mod client;

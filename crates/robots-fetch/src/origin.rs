@@ -10,7 +10,9 @@ use crate::Error;
 /// The two schemes robots.txt governs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scheme {
+    /// `http`, port 80 by default.
     Http,
+    /// `https`, port 443 by default.
     Https,
 }
 
@@ -88,6 +90,7 @@ impl Origin {
         })
     }
 
+    /// `http` or `https`.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }

@@ -39,6 +39,7 @@ pub struct Hop {
 }
 
 impl Hop {
+    /// The URL asked.
     pub fn url(&self) -> &Url {
         &self.url
     }
@@ -137,10 +138,16 @@ pub enum Fallback {
     DisallowAll,
     /// The last copy fetched at `fetched_at`, used past its freshness because the site
     /// is unreachable (RFC 9309 §2.4 allows this).
-    CachedCopy { fetched_at: SystemTime },
+    CachedCopy {
+        /// When the copy was fetched.
+        fetched_at: SystemTime,
+    },
     /// Unreachable since `since`, longer than the configured outage (30 days by
     /// default): treated as unavailable, everything allowed (RFC 9309 §2.3.1.4).
-    AllowAllAfterOutage { since: SystemTime },
+    AllowAllAfterOutage {
+        /// When the robots.txt was first found unreachable in this outage.
+        since: SystemTime,
+    },
 }
 
 /// Where an answer came from.
@@ -150,7 +157,10 @@ pub enum Source {
     Fetched,
     /// Served from the cache while fresh, without a request. `unavailable` is set when
     /// what was cached is an unavailable robots.txt (allow all).
-    Cached { unavailable: Option<Unavailable> },
+    Cached {
+        /// Why the cached robots.txt is unavailable, if it is.
+        unavailable: Option<Unavailable>,
+    },
     /// The cached copy was stale; the server answered 304 Not Modified, so its rules
     /// were kept and its freshness renewed (RFC 9111 §4.3.4).
     Revalidated,
@@ -158,7 +168,9 @@ pub enum Source {
     Unavailable(Unavailable),
     /// Asked now and unreachable; `fallback` says what stood in for the rules.
     Unreachable {
+        /// Why it could not be read.
         error: Unreachable,
+        /// What the rules are instead.
         fallback: Fallback,
     },
 }

@@ -13,6 +13,8 @@ pub type Resolving = Pin<Box<dyn Future<Output = io::Result<Vec<IpAddr>>> + Send
 
 /// Turns a host name into addresses.
 pub trait Resolve: Send + Sync + fmt::Debug + 'static {
+    /// The addresses of `host` (a name, never an IP literal); an error, or no address,
+    /// makes the robots.txt unreachable as a DNS failure ([`crate::Unreachable::Dns`]).
     fn resolve(&self, host: &str) -> Resolving;
 }
 

@@ -47,6 +47,7 @@ impl EmbargoAllowUse {
 /// A rule of the chosen groups that matched the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMatch<'r> {
+    /// The rule, with its line and specificity.
     pub rule: Rule<'r>,
     /// Whether it took part in the decision (an ignored Embargo-Allow did not).
     pub counted: bool,
@@ -55,7 +56,9 @@ pub struct RuleMatch<'r> {
 /// Everything that went into one verdict.
 #[derive(Debug, Clone)]
 pub struct Explanation<'r> {
+    /// The verdict, the same as [`Robots::check`] gives.
     pub verdict: Verdict<'r>,
+    /// How the groups were chosen.
     pub selection: Selection,
     /// The chosen groups, in file order.
     pub groups: Vec<Group<'r>>,
@@ -63,6 +66,7 @@ pub struct Explanation<'r> {
     pub path: String,
     /// Every rule of the chosen groups that matched, in file order.
     pub matches: Vec<RuleMatch<'r>>,
+    /// Whether the chosen groups' Embargo-Allow rules counted, and if not why.
     pub embargo_allow: EmbargoAllowUse,
     /// The agent's name is compared with user-agent lines as given (Google profile),
     /// not its product token.

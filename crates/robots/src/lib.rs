@@ -95,6 +95,8 @@
 //! | `;` in a URL's userinfo (`https://u;x@host/p`) | part of the userinfo: the path is `/p` | starts the path: `/;x@host/p` |
 //! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
+#![warn(missing_docs)]
+
 mod across_query;
 mod advice;
 mod agent;

@@ -370,7 +370,9 @@ impl RecordLine {
 /// `Request-rate: n/t` — at most `requests` every `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestRate {
+    /// How many requests.
     pub requests: u32,
+    /// In how long.
     pub per: Duration,
 }
 

@@ -11,9 +11,15 @@ const FEW: usize = 8;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Selection {
     /// One or more groups name the agent; `groups` of them are merged.
-    Named { groups: usize },
+    Named {
+        /// How many groups name the agent.
+        groups: usize,
+    },
     /// No group names the agent; the `*` groups (`groups` of them) are merged.
-    Global { groups: usize },
+    Global {
+        /// How many `*` groups there are.
+        groups: usize,
+    },
     /// Neither: everything is allowed.
     None,
 }

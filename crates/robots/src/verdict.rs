@@ -6,7 +6,9 @@ use crate::EmbargoPeriod;
 /// The kind of a rule line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RuleKind {
+    /// `Allow`: allows what its pattern matches.
     Allow,
+    /// `Disallow`: disallows what its pattern matches.
     Disallow,
     /// An allow that counts only for agents honouring Archive-Embargo in a group that
     /// has a valid embargo.
