@@ -139,7 +139,13 @@ impl Decision {
     }
 
     /// The robots.txt line that decided, if one did (none for allow-all and
-    /// disallow-all outcomes).
+    /// disallow-all outcomes): what [`Verdict::decided_by`](robots::Verdict::decided_by)
+    /// gives, copied out of the file.
+    pub fn decided_by(&self) -> Option<&DecidingRule> {
+        self.rule.as_ref()
+    }
+
+    /// The same as [`Decision::decided_by`].
     pub fn rule(&self) -> Option<&DecidingRule> {
         self.rule.as_ref()
     }

@@ -45,6 +45,11 @@ async fn status_200_is_parsed() {
     assert!(!decision.allowed());
     assert_eq!(decision.rule().unwrap().line, 2);
     assert_eq!(decision.rule().unwrap().pattern, "/private");
+    assert_eq!(
+        decision.decided_by(),
+        decision.rule(),
+        "named as the engine names it"
+    );
     assert!(allowed(&answer, "/public"));
     assert_eq!(answer.sitemaps(), ["http://example.test/sitemap.xml"]);
     let hops: Vec<_> = answer.chain().iter().map(|h| h.status()).collect();
