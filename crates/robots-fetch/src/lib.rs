@@ -1,15 +1,38 @@
 //! Fetching and caching robots.txt over HTTP as RFC 9309 §2.3–2.5 says, so that a crawler
 //! asks one question — may I fetch this URL, and under what embargo? — and gets the RFC's answer.
 //!
+//! Make one [`Fetcher`] for the crawler (clones share its cache) and ask it about each
+//! URL before fetching it: [`Fetcher::decide`] looks up the origin's robots.txt (from
+//! the cache while fresh, else over HTTP) and answers with a [`Decision`] (allowed,
+//! embargo, deciding line) and the [`Answer`] behind it (where the rules came from, the
+//! parsed [`robots::Robots`], Crawl-delay, sitemaps). The profile and parse limit are
+//! [`robots::Options`], given through [`Config::options`].
+//!
 //! ```no_run
 //! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
-//! use robots_fetch::{Config, Fetcher};
+//! use std::time::Duration;
 //! use robots::Agent;
+//! use robots_fetch::{Config, Fetcher, Pacer};
 //!
 //! let fetcher = Fetcher::new(Config::new("ExampleBot/1.0 (+https://example.com/bot)"))?;
 //! let agent = Agent::new("ExampleBot").unwrap().honouring_embargo();
+//!
+//! // Fetches https://example.com/robots.txt, then decides.
 //! let (decision, answer) = fetcher.decide(&agent, "https://example.com/news/today").await?;
 //! println!("{}: allowed={} embargo={:?}", answer.source(), decision.allowed(), decision.embargo());
+//! if let Some(rule) = decision.decided_by() {
+//!     println!("decided by line {}: {:?} {}", rule.line, rule.kind, rule.pattern);
+//! }
+//!
+//! // The next URL of the origin is answered from the cache, without a request.
+//! let (decision, answer) = fetcher.decide(&agent, "https://example.com/private/x").await?;
+//!
+//! // Space requests to the origin by its Crawl-delay for this agent, at most 30 s.
+//! let pacer = Pacer::new(Duration::from_secs(30));
+//! if decision.allowed() {
+//!     pacer.pace(&answer, &agent).await;
+//!     // … fetch https://example.com/private/x
+//! }
 //! # Ok(()) }
 //! ```
 //!

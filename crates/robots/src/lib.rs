@@ -2,6 +2,23 @@
 //! (draft-nottingham-archive-embargo) and a profile that reproduces Google's matcher.
 //!
 //! Bytes in, verdicts out: no I/O, no global state, no panics, no allocation per check.
+//! To fetch and cache robots.txt over HTTP as RFC 9309 §2.3–2.5 says, use the
+//! `robots-fetch` crate, which answers with these types.
+//!
+//! - Parse any bytes with [`Robots::parse`], or [`Robots::parse_with`] and [`Options`]
+//!   to choose the [`Profile`] (RFC 9309, the default, or Google's reading) and the
+//!   parse limit. A [`Robots`] is `Send + Sync`: parse once, share it across threads.
+//! - Name the crawler with [`Agent::new`] (its product token) or
+//!   [`Agent::from_user_agent`] (its whole User-Agent header);
+//!   [`Agent::honouring_embargo`] for an archive's crawler.
+//! - [`Robots::check`] gives a [`Verdict`]: [`allowed`](Verdict::allowed),
+//!   [`decided_by`](Verdict::decided_by) (the deciding [`Rule`] and its line),
+//!   [`reason`](Verdict::reason) and [`embargo`](Verdict::embargo);
+//!   [`Embargo::end`] dates the end of an embargo. [`Robots::explain`] says why, for people.
+//! - [`Robots::group_for`] gives the agent's Crawl-delay and Request-rate;
+//!   [`Robots::sitemaps`] and [`Robots::records`] the other lines;
+//!   [`Robots::diagnostics`] and [`Robots::lint`] what is wrong with the file;
+//!   [`Tokens`] the raw `key: value` lines.
 //!
 //! ```
 //! use robots::{Agent, EmbargoPeriod, Robots};
@@ -23,6 +40,34 @@
 //! let crawler = Agent::new("OtherBot").unwrap();
 //! assert!(!robots.check(&crawler, "/news/today").allowed());
 //! assert_eq!(robots.sitemaps().collect::<Vec<_>>(), ["https://example.com/sitemap.xml"]);
+//!
+//! // An archive holds back what it captured until the embargo ends.
+//! use robots::Embargo;
+//! use std::time::{Duration, UNIX_EPOCH};
+//! let captured = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+//! let end = Embargo::new(v.embargo().unwrap()).end(None, captured, captured);
+//! assert_eq!(end, captured + Duration::from_secs(31 * 86_400));
+//! ```
+//!
+//! The profile decides how a file is read; a crawler's header names its token:
+//!
+//! ```
+//! use robots::{Agent, Options, Profile, Robots};
+//! use std::time::Duration;
+//!
+//! let body = b"User-agent: MJ12bot\nDisallow: /\nCrawl-delay: 5\n";
+//! let mj12 = Agent::from_user_agent("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)")?;
+//! assert_eq!(mj12.token(), "MJ12bot");
+//!
+//! // RFC 9309: the line names `MJ12bot`, whose group disallows everything.
+//! let rfc = Robots::parse(body);
+//! assert!(!rfc.check(&mj12, "https://example.com/a").allowed());
+//! assert_eq!(rfc.group_for(&mj12).crawl_delay(), Some(Duration::from_secs(5)));
+//!
+//! // Google's reading: the line names `MJ` (letters only), so no group applies.
+//! let google = Robots::parse_with(body, Options::new().profile(Profile::Google));
+//! assert!(google.check(&Agent::verbatim("MJ12bot"), "https://example.com/a").allowed());
+//! # Ok::<(), robots::Error>(())
 //! ```
 //!
 //! # Parsing (both profiles)
