@@ -86,6 +86,12 @@ impl Embargo {
     /// Last-Modified counts only when it parses as an HTTP-date (IMF-fixdate, RFC 850 or
     /// asctime, RFC 9110 §5.6.7) and is not later than the capture (RFC 9110 §8.8.2.1:
     /// a date in the future of the response means nothing).
+    ///
+    /// # Panics
+    ///
+    /// As `SystemTime + Duration` does, when the end falls past what `SystemTime` can
+    /// hold (on Linux, some 292 billion years on): only for a `first_observed` time no
+    /// clock or HTTP-date gives. [`Embargo::checked_end`] returns `None` instead.
     pub fn end(
         &self,
         last_modified: Option<&str>,
@@ -93,6 +99,25 @@ impl Embargo {
         captured: SystemTime,
     ) -> SystemTime {
         self.start(last_modified, first_observed, captured) + self.period.duration()
+    }
+
+    /// [`Embargo::end`], or `None` when the end falls past what `SystemTime` can hold.
+    ///
+    /// ```
+    /// use robots::{Embargo, EmbargoPeriod};
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let embargo = Embargo::new(EmbargoPeriod::Quarter);
+    /// let seen = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+    /// assert_eq!(embargo.checked_end(None, seen, seen), Some(embargo.end(None, seen, seen)));
+    /// ```
+    pub fn checked_end(
+        &self,
+        last_modified: Option<&str>,
+        first_observed: SystemTime,
+        captured: SystemTime,
+    ) -> Option<SystemTime> {
+        self.start(last_modified, first_observed, captured)
+            .checked_add(self.period.duration())
     }
 
     /// When the embargo period starts, as [`Embargo::end`] explains.
@@ -166,6 +191,23 @@ mod tests {
         assert_eq!(
             embargo.end(Some("Sun, 06 Nov 1994 08:49:37 GMT"), seen, captured),
             at(NOV_6_1994 + 30 * DAY)
+        );
+    }
+
+    #[test]
+    fn an_end_past_what_system_time_holds_is_none() {
+        let embargo = Embargo::new(EmbargoPeriod::Week);
+        let last = (0..64)
+            .rev()
+            .map(|bit| 1u64 << bit)
+            .fold(UNIX_EPOCH, |t, step| {
+                t.checked_add(Duration::from_secs(step)).unwrap_or(t)
+            });
+        assert_eq!(embargo.checked_end(None, last, last), None);
+        let seen = at(NOV_6_1994);
+        assert_eq!(
+            embargo.checked_end(None, seen, seen),
+            Some(at(NOV_6_1994 + 7 * DAY))
         );
     }
 
