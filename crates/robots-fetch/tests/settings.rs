@@ -64,3 +64,14 @@ async fn no_cap_on_freshness_and_the_longest_max_age() {
     );
     assert_eq!(server.hits(), 1);
 }
+
+/// Compile-time: one fetcher serves every task of a crawler, and its answers and
+/// decisions move between threads.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Fetcher>();
+    send_sync::<robots_fetch::Answer>();
+    send_sync::<robots_fetch::Decision>();
+    send_sync::<robots_fetch::Pacer>();
+    send_sync::<robots_fetch::Error>();
+};
