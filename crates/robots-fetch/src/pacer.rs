@@ -33,7 +33,7 @@ const PRUNE_AT: usize = 4096;
 
 impl Pacer {
     /// A pacer that never waits longer than `max_delay` between two requests to one
-    /// origin, whatever Crawl-delay says.
+    /// origin, whatever Crawl-delay says (`Duration::MAX` for no cap).
     pub fn new(max_delay: Duration) -> Pacer {
         Pacer {
             max_delay,
@@ -55,7 +55,9 @@ impl Pacer {
             .copied()
             .filter(|s| *s > now)
             .unwrap_or(now);
-        next.insert(origin.clone(), slot + delay);
+        // A site's Crawl-delay can be 2^63 seconds: past what an Instant holds, the
+        // next slot is a century on rather than a panic.
+        next.insert(origin.clone(), crate::clock::deadline(slot, delay));
         slot - now
     }
 
@@ -92,6 +94,19 @@ mod tests {
         assert_eq!(pacer.reserve(&a, d), Duration::from_secs(10));
         // Another origin has its own slots.
         assert_eq!(pacer.reserve(&origin("b.test"), d), Duration::ZERO);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_cap_and_the_longest_crawl_delay_do_not_overflow() {
+        let pacer = Pacer::new(Duration::MAX);
+        let a = origin("a.test");
+        // What a site's `Crawl-delay: 9223372036854775807.5` gives.
+        let robots = robots::Robots::parse(b"User-agent: *\nCrawl-delay: 9223372036854775807.5\n");
+        let delay = robots.group_for(&Agent::new("Bot").unwrap()).crawl_delay();
+        assert!(delay > Some(Duration::from_secs(1 << 62)));
+        assert_eq!(pacer.reserve(&a, delay), Duration::ZERO);
+        assert!(pacer.reserve(&a, delay) >= Duration::from_secs(99 * 365 * 24 * 3600));
+        pacer.reserve(&a, Some(Duration::MAX));
     }
 
     #[tokio::test(start_paused = true)]
