@@ -120,7 +120,7 @@ impl Answer {
 }
 
 /// The decision for one URL, owned so it can outlive the answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Decision {
     allowed: bool,
     embargo: Option<EmbargoPeriod>,
@@ -151,8 +151,10 @@ impl Decision {
     }
 }
 
-/// A rule of the file, copied out of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A rule of the file, copied out of it. More may be told about the rule later, so the
+/// struct is not exhaustive.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct DecidingRule {
     /// Allow, disallow or embargo-allow.
     pub kind: RuleKind,

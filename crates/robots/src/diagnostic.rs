@@ -101,8 +101,10 @@ codes! {
     LooksLikeHtml = "looks-like-html", Error, "An HTML page served as robots.txt.";
 }
 
-/// One finding about one place in the file.
+/// One finding about one place in the file. More may be told about a finding later, so
+/// the struct is not exhaustive.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// What kind of finding this is.
     pub code: Code,
