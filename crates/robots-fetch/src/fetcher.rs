@@ -30,7 +30,25 @@ struct Inner {
 }
 
 impl Fetcher {
-    /// A fetcher with the given settings.
+    /// A fetcher with the given settings. Nothing is asked of the network until a lookup;
+    /// an error means the settings cannot work (a User-Agent that cannot be sent, a
+    /// client that cannot be built).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use robots::{Options, Profile};
+    /// use robots_fetch::{Config, Error, Fetcher, TooManyRequests};
+    ///
+    /// let config = Config::new("ExampleBot/1.0 (+https://example.com/bot)")
+    ///     .options(Options::new().profile(Profile::Google))
+    ///     .timeout(Duration::from_secs(10))
+    ///     .too_many_requests(TooManyRequests::Unreachable);
+    /// let fetcher = Fetcher::new(config).unwrap();
+    /// assert_eq!(fetcher.cache_stats().entries, 0);
+    ///
+    /// let blank = Fetcher::new(Config::new("  "));
+    /// assert!(matches!(blank, Err(Error::InvalidUserAgent(_))));
+    /// ```
     pub fn new(config: Config) -> Result<Fetcher, Error> {
         Ok(Fetcher {
             inner: Arc::new(Inner {

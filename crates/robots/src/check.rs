@@ -15,6 +15,29 @@ impl Robots {
     ///
     /// In the Google profile, embargo rules are unknown records, so an agent's embargo
     /// honour changes nothing there (the command line refuses the combination).
+    ///
+    /// ```
+    /// use robots::{Agent, Reason, Robots, RuleKind};
+    ///
+    /// let robots = Robots::parse(b"User-agent: *\nDisallow: /shop\nAllow: /shop/help\n");
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    ///
+    /// // A whole URL or just its path (and query); the fragment is ignored.
+    /// let v = robots.check(&bot, "https://example.com/shop/cart?id=1#top");
+    /// assert!(!v.allowed());
+    /// assert_eq!(robots.check(&bot, "/shop/cart?id=1"), v);
+    ///
+    /// // The longest matching pattern decides.
+    /// let v = robots.check(&bot, "/shop/help/returns");
+    /// assert!(v.allowed());
+    /// let rule = v.decided_by().unwrap();
+    /// assert_eq!((rule.kind(), rule.pattern(), rule.line()), (RuleKind::Allow, "/shop/help", 3));
+    /// assert_eq!(v.reason(), Reason::Longest);
+    ///
+    /// // No rule matches: allowed, and no line decided.
+    /// let v = robots.check(&bot, "/about");
+    /// assert_eq!((v.allowed(), v.decided_by(), v.reason()), (true, None, Reason::NoMatch));
+    /// ```
     pub fn check(&self, agent: &Agent, url: &str) -> Verdict<'_> {
         self.check_bytes(agent, url.as_bytes())
     }

@@ -189,7 +189,29 @@ impl Robots {
         (0..self.groups.len()).map(|i| self.group(i))
     }
 
-    /// The groups that apply to `agent`, merged.
+    /// The groups that apply to `agent`, merged: those naming it, else the `*` groups
+    /// (RFC 9309 §2.2.1).
+    ///
+    /// ```
+    /// use robots::{Agent, Robots};
+    /// use std::time::Duration;
+    ///
+    /// let robots = Robots::parse(b"\
+    /// User-agent: *
+    /// Disallow: /tmp
+    /// Crawl-delay: 1
+    ///
+    /// User-agent: ExampleBot
+    /// Disallow: /x
+    /// Crawl-delay: 5
+    /// ");
+    /// let groups = robots.group_for(&Agent::new("ExampleBot").unwrap());
+    /// assert_eq!(groups.groups().len(), 1);
+    /// assert_eq!(groups.groups()[0].line(), 5);
+    /// assert_eq!(groups.crawl_delay(), Some(Duration::from_secs(5)));
+    /// let others = robots.group_for(&Agent::new("OtherBot").unwrap());
+    /// assert_eq!(others.crawl_delay(), Some(Duration::from_secs(1)));
+    /// ```
     pub fn group_for(&self, agent: &Agent) -> AgentGroups<'_> {
         let mut groups = Vec::new();
         self.for_each_chosen(&self.select(agent), agent, |index, _| {

@@ -438,6 +438,21 @@ impl Robots {
 
     /// Parses with the given options.
     ///
+    /// ```
+    /// use robots::{Agent, Options, Profile, Robots};
+    ///
+    /// // Google reads any key starting with a directive's name: `Disallowed` disallows.
+    /// let body = b"User-agent: *\nDisallowed: /x\n";
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    /// let google = Robots::parse_with(body, Options::new().profile(Profile::Google));
+    /// assert!(!google.check(&bot, "/x").allowed());
+    /// assert!(Robots::parse(body).check(&bot, "/x").allowed());
+    ///
+    /// // Parse up to 2 MB rather than RFC 9309's 500 KiB.
+    /// let options = Options::new().max_bytes(2_000_000).unwrap();
+    /// assert_eq!(Robots::parse_with(body, options).options().limit(), 2_000_000);
+    /// ```
+    ///
     /// A thread keeps the emptied vectors of its last parse to build the next file in
     /// (as long as they take at most 512 KiB); the `Robots` returned holds vectors of
     /// exactly the size it needs.

@@ -150,7 +150,9 @@ impl<'r> Verdict<'r> {
         self.allowed
     }
 
-    /// The rule that decided, if any did.
+    /// The rule that decided, if any did: the longest matching one. Its kind says which
+    /// way, but [`Verdict::allowed`] is the verdict: in the Google profile an empty
+    /// `Disallow:` can be named while the URL is allowed ([`Reason::EmptyDisallow`]).
     pub fn decided_by(&self) -> Option<Rule<'r>> {
         self.decided_by
     }
