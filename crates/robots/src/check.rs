@@ -246,16 +246,15 @@ pub(crate) fn match_path<'p>(
     let normalise = !behaviour.escape_patterns_only;
     let nul_ends = behaviour.nul_ends_path;
     let needs_slash = rest[0] != b'/';
-    // The usual URL, found in one pass: a path without fragment or NUL that
-    // normalising leaves alone (which it never does a NUL). One loop per profile, each
-    // comparing only what its profile needs.
-    let usual = if normalise {
-        none_of(rest, |b| (b == b'#') | may_change(b, Role::Path))
-    } else {
-        none_of(rest, |b| (b == b'#') | (nul_ends & (b == 0)))
-    };
-    if !needs_slash && usual {
-        return rest;
+    // The usual URL, found in one pass: a path without fragment that normalising leaves
+    // alone (so without NUL, in RFC 9309). Google's NUL is looked for apart: a test for
+    // it in this pass cost RFC 9309 checks 3% of their time.
+    if !needs_slash
+        && none_of(rest, |b| {
+            (b == b'#') | (normalise & may_change(b, Role::Path))
+        })
+    {
+        return if nul_ends { before_nul(rest) } else { rest };
     }
     // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.
     let mut path = without_fragment(rest);
