@@ -26,15 +26,14 @@ fn scratch(name: &str, content: &[u8]) -> PathBuf {
     path
 }
 
-fn explain(file: &Path, agent: &str, extra: &[&str], url: &str) -> Value {
+/// `robots explain` of `url` in `file` for `agent`, with `extra` options; it must succeed.
+fn explain_out(file: &Path, agent: &str, extra: &[&str], url: &str) -> Vec<u8> {
     let mut args = vec![
         "explain",
         "--robots",
         file.to_str().unwrap(),
         "--agent",
         agent,
-        "--format",
-        "json",
     ];
     args.extend_from_slice(extra);
     args.push(url);
@@ -45,7 +44,16 @@ fn explain(file: &Path, agent: &str, extra: &[&str], url: &str) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    out.stdout
+}
+
+fn explain(file: &Path, agent: &str, extra: &[&str], url: &str) -> Value {
+    let extra = [&["--format", "json"], extra].concat();
+    serde_json::from_slice(&explain_out(file, agent, &extra, url)).expect("JSON")
+}
+
+fn explain_text(file: &Path, agent: &str, extra: &[&str], url: &str) -> String {
+    String::from_utf8(explain_out(file, agent, extra, url)).unwrap()
 }
 
 const SITE: &[u8] = b"User-agent: a\nDisallow: /x\n\nUser-agent: a\nAllow: /x/ok\n\nUser-agent: *\nDisallow: /p\nAllow: /p\n\nUser-agent: arch\nArchive-Embargo: m\nEmbargo-Allow: /news\nDisallow: /\n\nUser-agent: noemb\nEmbargo-Allow: /news\nDisallow: /\n";
@@ -237,17 +245,7 @@ fn explain_says_what_became_of_embargo_allow() {
 #[test]
 fn explain_text_shows_the_deciding_line_in_context() {
     let file = scratch("site4.txt", SITE);
-    let out = robots(&[
-        "explain",
-        "--robots",
-        file.to_str().unwrap(),
-        "--agent",
-        "a",
-        "--color",
-        "never",
-        "/x/1",
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain_text(&file, "a", &["--color", "never"], "/x/1");
     assert!(
         text.contains("DISALLOWED by line 2: the longest matching rule decides"),
         "{text}"
@@ -255,17 +253,7 @@ fn explain_text_shows_the_deciding_line_in_context() {
     assert!(text.contains("2 > Disallow: /x"), "{text}");
     assert!(text.contains("1 | User-agent: a"), "{text}");
     assert!(!text.contains('\x1b'));
-    let out = robots(&[
-        "explain",
-        "--robots",
-        file.to_str().unwrap(),
-        "--agent",
-        "a",
-        "--color",
-        "always",
-        "/x/1",
-    ]);
-    assert!(String::from_utf8(out.stdout).unwrap().contains('\x1b'));
+    assert!(explain_text(&file, "a", &["--color", "always"], "/x/1").contains('\x1b'));
 }
 
 /// Explain shows the deciding line with two lines either side; a context line of
@@ -278,15 +266,7 @@ fn explain_cuts_long_context_lines() {
         "long.txt",
         format!("User-agent: *\n{long}\nAllow: /ok\n").as_bytes(),
     );
-    let out = robots(&[
-        "explain",
-        "--robots",
-        file.to_str().unwrap(),
-        "--agent",
-        "a",
-        "/ok",
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain_text(&file, "a", &[], "/ok");
     assert!(text.len() < 2_000, "{} bytes", text.len());
     assert!(
         text.contains(&format!(
@@ -324,16 +304,7 @@ fn explain_shows_no_line_past_the_end_of_the_file() {
             "2 > Disallow: /a\n3 |\n",
         ),
     ] {
-        let file = scratch(name, body);
-        let out = robots(&[
-            "explain",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
-            "a",
-            "/a",
-        ]);
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = explain_text(&scratch(name, body), "a", &[], "/a");
         assert!(
             text.ends_with(&format!("1 | User-agent: *\n{tail}")),
             "{name}: {text}"
@@ -351,19 +322,12 @@ fn explain_says_why_googles_index_html_rule_matched_its_directory() {
         b"User-agent: *\nDisallow: /\nAllow: /d/index.html\n",
     );
     let run = |profile: &str, url: &str| {
-        let out = robots(&[
-            "explain",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
+        explain_text(
+            &file,
             "Googlebot",
-            "--profile",
-            profile,
-            "--color",
-            "never",
+            &["--profile", profile, "--color", "never"],
             url,
-        ]);
-        String::from_utf8(out.stdout).unwrap()
+        )
     };
     let note = "(Google reads `Allow: /d/index.html` as also allowing `/d/` exactly, as `/d/$`)";
     let dir = run("google", "/d/");
