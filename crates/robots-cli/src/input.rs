@@ -51,7 +51,7 @@ pub struct ParsingArgs {
 
     /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than
     /// 16777216, the most ever parsed, is taken as that).
-    #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT, allow_negative_numbers = true)]
     pub max_bytes: usize,
 }
 

@@ -410,7 +410,7 @@ fn a_url_without_scheme_or_slash_is_said_to_be_read_as_host_and_path() {
 fn usage_errors_and_unreadable_files_exit_2_with_advice() {
     let file = example();
     let path = file.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &[
                 "check",
@@ -448,6 +448,20 @@ fn usage_errors_and_unreadable_files_exit_2_with_advice() {
                 "/",
             ],
             "512,000",
+        ),
+        // Not clap's tip to pass `-- -1`, which would make it a URL.
+        (
+            &[
+                "check",
+                "--robots",
+                path,
+                "--agent",
+                "a",
+                "--max-bytes",
+                "-1",
+                "/",
+            ],
+            "invalid value '-1' for '--max-bytes <N>'",
         ),
         (&["check", "--robots", path, "--agent", "", "/"], "empty"),
         (&["check", "--robots", path, "/"], "--agent"),

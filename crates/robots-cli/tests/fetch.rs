@@ -215,20 +215,27 @@ fn an_unreachable_robots_txt_disallows_everything_but_itself() {
     assert_eq!(lines[1]["allowed"], false);
 }
 
+/// A timeout of none, or a negative one, is refused with what to give instead (a
+/// negative one got clap's tip to pass `-- -1`, which would make it a URL).
 #[test]
-fn a_timeout_of_zero_is_a_usage_error() {
-    let out = robots(&[
-        "fetch",
-        "http://127.0.0.1:9/",
-        "--agent",
-        "ExampleBot",
-        "--timeout",
-        "0",
-    ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("give at least 1"), "{err}");
-    assert!(out.stdout.is_empty());
+fn a_timeout_of_zero_or_less_is_a_usage_error() {
+    for (timeout, needle) in [
+        ("0", "give at least 1"),
+        ("-1", "`-1` is not a whole number of seconds"),
+    ] {
+        let out = robots(&[
+            "fetch",
+            "http://127.0.0.1:9/",
+            "--agent",
+            "ExampleBot",
+            "--timeout",
+            timeout,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(needle) && !err.contains("tip"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

@@ -69,7 +69,7 @@ pub struct Args {
 
     /// Seconds the lookup may take, redirects and body included, before the site counts as
     /// unreachable (at least 1).
-    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = timeout_secs)]
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = timeout_secs, allow_negative_numbers = true)]
     pub timeout: u64,
 
     /// How to read 429 Too Many Requests: as RFC 9309 says (unavailable, allow all) or
