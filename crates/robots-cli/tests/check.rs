@@ -237,6 +237,21 @@ fn url_arguments_that_are_not_utf8_are_checked_and_other_arguments_named() {
     );
 }
 
+/// `robots check` of `/x` in the file at `path` for `agent` under `profile`, with
+/// `extra` options.
+fn check_x(path: &str, agent: &str, profile: &str, extra: &[&str]) -> std::process::Output {
+    let args = [
+        "check",
+        "--robots",
+        path,
+        "--agent",
+        agent,
+        "--profile",
+        profile,
+    ];
+    robots(&[&args[..], extra, &["/x"]].concat(), "")
+}
+
 #[test]
 fn google_profile_takes_the_agent_exactly_as_given() {
     let dir = std::env::temp_dir().join(format!("robots-cli-check-{}", std::process::id()));
@@ -245,21 +260,7 @@ fn google_profile_takes_the_agent_exactly_as_given() {
     std::fs::write(&file, "User-agent: FooBot\nDisallow: /\n").unwrap();
     let path = file.to_str().unwrap();
     let verdict = |agent: &str, profile: &str| {
-        let out = robots(
-            &[
-                "check",
-                "--robots",
-                path,
-                "--agent",
-                agent,
-                "--profile",
-                profile,
-                "--format",
-                "json",
-                "/x",
-            ],
-            "",
-        );
+        let out = check_x(path, agent, profile, &["--format", "json"]);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -286,19 +287,7 @@ fn agent_advice_speaks_to_whoever_typed_it() {
     let file = example();
     let path = file.to_str().unwrap();
     let stderr = |agent: &str, profile: &str| {
-        let out = robots(
-            &[
-                "check",
-                "--robots",
-                path,
-                "--agent",
-                agent,
-                "--profile",
-                profile,
-                "/x",
-            ],
-            "",
-        );
+        let out = check_x(path, agent, profile, &[]);
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
