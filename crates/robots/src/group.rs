@@ -28,16 +28,15 @@ impl<'r> Group<'r> {
     /// The user-agent values as written, with their lines.
     pub fn agent_lines(&self) -> impl Iterator<Item = (&'r str, u32)> + 'r {
         let robots = self.robots;
-        robots.agents[self.data.agents.start as usize..self.data.agents.end as usize]
+        robots
+            .agents_of(self.data)
             .iter()
             .map(move |a| (robots.str(a.value), a.line))
     }
 
     /// Whether one of the group's user-agent lines is `*`.
     pub fn is_global(&self) -> bool {
-        self.robots.agents[self.data.agents.start as usize..self.data.agents.end as usize]
-            .iter()
-            .any(|a| a.global())
+        self.robots.agents_of(self.data).iter().any(|a| a.global())
     }
 
     /// The group's rules in file order (Google's `index.html` rules appear as the extra

@@ -464,6 +464,24 @@ impl Robots {
         &self.arena[span.range()]
     }
 
+    /// A group's user-agent lines.
+    #[inline]
+    pub(crate) fn agents_of(&self, group: &GroupData) -> &[AgentLine] {
+        &self.agents[group.agents.start as usize..group.agents.end as usize]
+    }
+
+    /// Whether two user-agent lines name the same crawler: both `*`, or the same product
+    /// token, ASCII case ignored (RFC 9309 §2.2.1).
+    pub(crate) fn same_crawler(&self, a: &AgentLine, b: &AgentLine) -> bool {
+        match (a.global(), b.global()) {
+            (true, true) => true,
+            (false, false) => self
+                .text(a.token())
+                .eq_ignore_ascii_case(self.text(b.token())),
+            _ => false,
+        }
+    }
+
     /// Text the parser stored as UTF-8 (values and keys are stored lossily converted).
     pub(crate) fn str(&self, span: Span) -> &str {
         std::str::from_utf8(self.text(span)).unwrap_or("")

@@ -148,8 +148,10 @@ impl Robots {
                 .any(|a| !a.global() && self.names(a.token(), agent))
     }
 
+    /// A group's user-agent lines as an iterator: written as `agents_of(group).iter()`
+    /// in `names_agent` itself, the corpus's checks took 90 M more instructions.
     fn group_agents<'s>(&'s self, group: &GroupData) -> impl Iterator<Item = &'s AgentLine> {
-        self.agents[group.agents.start as usize..group.agents.end as usize].iter()
+        self.agents_of(group).iter()
     }
 
     /// Whether a user-agent line's token names the agent. Google compares the name as

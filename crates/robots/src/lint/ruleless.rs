@@ -58,10 +58,6 @@ impl Robots {
         found
     }
 
-    fn agents_of(&self, group: &GroupData) -> &[AgentLine] {
-        &self.agents[group.agents.start as usize..group.agents.end as usize]
-    }
-
     /// One diagnostic for a group's freed crawlers, at the first one's line.
     pub(super) fn ruleless(&self, agents: &[&AgentLine], star_line: u32, site: Site) -> Diagnostic {
         let names: Vec<String> = agents

@@ -32,16 +32,9 @@ impl Parser {
     /// gives no crawler rules it would not have had. Read only after a blank line.
     fn names_only(&self, group: usize, agent: &AgentLine) -> bool {
         let r = &self.robots;
-        let lines = r.groups[group].agents.clone();
-        r.agents[lines.start as usize..lines.end as usize]
+        r.agents_of(&r.groups[group])
             .iter()
-            .all(|a| match (a.global(), agent.global()) {
-                (true, true) => true,
-                (false, false) => r
-                    .text(a.token())
-                    .eq_ignore_ascii_case(r.text(agent.token())),
-                _ => false,
-            })
+            .all(|a| r.same_crawler(a, agent))
     }
 
     pub(super) fn user_agent(&mut self, at: &Place<'_>) {

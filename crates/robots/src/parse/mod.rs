@@ -6,7 +6,7 @@ use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
-use crate::robots::{AgentLine, GroupData, Site, Span};
+use crate::robots::{Site, Span};
 use crate::scan::Marks;
 use crate::{Options, Robots, RuleKind};
 
@@ -361,20 +361,13 @@ impl Parser {
 /// group's Embargo-Allow lines apply to that crawler, even when the embargo is written in
 /// another group.
 fn embargo_reaches(robots: &Robots, group: usize) -> bool {
-    let agents = |g: &GroupData| &robots.agents[g.agents.start as usize..g.agents.end as usize];
-    let same_crawler = |a: &AgentLine, b: &AgentLine| match (a.global(), b.global()) {
-        (true, true) => true,
-        (false, false) => robots
-            .text(a.token())
-            .eq_ignore_ascii_case(robots.text(b.token())),
-        _ => false,
-    };
-    agents(&robots.groups[group]).iter().any(|mine| {
+    robots.agents_of(&robots.groups[group]).iter().any(|mine| {
         robots.groups.iter().any(|other| {
             other.embargo.is_some()
-                && agents(other)
+                && robots
+                    .agents_of(other)
                     .iter()
-                    .any(|theirs| same_crawler(mine, theirs))
+                    .any(|theirs| robots.same_crawler(mine, theirs))
         })
     })
 }
