@@ -5,7 +5,7 @@ use std::collections::{hash_map, HashMap};
 
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use robots::{Agent, Embargo, Robots};
+use robots::{Agent, Robots};
 
 use crate::index::{CaptureVerdict, Index, FIRST_OBSERVED};
 use crate::time::Timestamp;
@@ -145,13 +145,13 @@ fn assess(
     if !verdict.allowed() {
         return Ok(flagged(Some(robots_id), CaptureVerdict::Disallowed));
     }
-    let Some(period) = verdict.embargo() else {
+    let Some(embargo) = verdict.embargo() else {
         return Ok(released_now);
     };
     let first_seen: i64 = tx
         .prepare_cached(FIRST_OBSERVED)?
         .query_row(params![record.url, record.digest], |r| r.get(0))?;
-    let end = Embargo::new(period).end(
+    let end = embargo.end(
         record.last_modified.as_deref(),
         Timestamp::from_unix(first_seen).into(),
         record.captured.into(),
@@ -159,7 +159,7 @@ fn assess(
     Ok(Assessment {
         robots_record: Some(robots_id),
         verdict: CaptureVerdict::Allowed,
-        embargo_days: Some(period.days()),
+        embargo_days: Some(embargo.period().days()),
         embargo_until: Some(Timestamp::from(end)),
     })
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use robots::{Agent, EmbargoPeriod, Profile, RuleKind};
+use robots::{Agent, Embargo, Profile, RuleKind};
 
 use crate::{Freshness, Hop, Origin, Rules, Source};
 
@@ -123,7 +123,7 @@ impl Answer {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Decision {
     allowed: bool,
-    embargo: Option<EmbargoPeriod>,
+    embargo: Option<Embargo>,
     rule: Option<DecidingRule>,
 }
 
@@ -133,8 +133,10 @@ impl Decision {
         self.allowed
     }
 
-    /// The Archive-Embargo on publishing what is fetched (agents that honour it only).
-    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+    /// The Archive-Embargo on publishing what is fetched (agents that honour it only), as
+    /// [`Verdict::embargo`](robots::Verdict::embargo) gives it: its period, and with
+    /// [`Embargo::end`] the date publication may start.
+    pub fn embargo(&self) -> Option<Embargo> {
         self.embargo
     }
 

@@ -32,7 +32,7 @@ impl<'a> VerdictJson<'a> {
             line: rule.map(|r| r.line()),
             rule: rule.map(|r| r.kind().name()),
             pattern: rule.map(|r| r.pattern()),
-            embargo_days: verdict.embargo().map(|e| e.days()),
+            embargo_days: verdict.embargo().map(|e| e.period().days()),
             reason: verdict.reason().name(),
         }
     }

@@ -8,7 +8,7 @@ use crate::pattern::{byte_mask, matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
 use crate::url::{before_nul, from_path, without_fragment};
-use crate::{Agent, EmbargoPeriod, Reason, Robots, Rule, RuleKind, Verdict};
+use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
@@ -103,14 +103,15 @@ impl Robots {
         }
     }
 
-    /// The merged groups' embargo, for an agent that honours embargoes.
-    fn embargo_of(&self, agent: &Agent, chosen: &Chosen) -> Option<EmbargoPeriod> {
+    /// The merged groups' embargo, for an agent that honours embargoes: the longest
+    /// valid period among them (DESIGN.md, Archive-Embargo).
+    fn embargo_of(&self, agent: &Agent, chosen: &Chosen) -> Option<Embargo> {
         if !agent.honours_embargo() || self.behaviour.no_embargo {
             return None;
         }
         let mut longest = None;
         self.for_each_chosen(chosen, agent, |_, g| longest = longest.max(g.embargo));
-        longest
+        longest.map(Embargo::new)
     }
 
     pub(crate) fn group_rules<'s>(&'s self, group: &GroupData) -> &'s [RuleLine] {

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::robots::{GroupData, RecordLine};
-use crate::{Agent, Directive, EmbargoPeriod, RequestRate, Robots, Rule};
+use crate::{Agent, Directive, Embargo, RequestRate, Robots, Rule};
 
 /// One group of the file, as written.
 #[derive(Clone, Copy)]
@@ -55,9 +55,10 @@ impl<'r> Group<'r> {
         rules
     }
 
-    /// The group's longest valid Archive-Embargo period.
-    pub fn embargo(&self) -> Option<EmbargoPeriod> {
-        self.data.embargo
+    /// The embargo the group's `Archive-Embargo` lines give: the longest valid period,
+    /// whoever asks ([`AgentGroups::embargo`] is what an agent gets).
+    pub fn embargo(&self) -> Option<Embargo> {
+        self.data.embargo.map(Embargo::new)
     }
 
     /// The group's Crawl-delay (the largest, if it gives several).
@@ -94,13 +95,18 @@ impl<'r> AgentGroups<'r> {
         self.groups.iter().find_map(Group::request_rate)
     }
 
-    /// The embargo that applies to this agent: the longest valid period among the merged
-    /// groups, when the agent honours embargoes (RFC 9309 profile).
-    pub fn embargo(&self) -> Option<EmbargoPeriod> {
+    /// The embargo that applies to this agent, as [`Verdict::embargo`](crate::Verdict::embargo)
+    /// gives it: the longest valid period among the merged groups, when the agent honours
+    /// embargoes (RFC 9309 profile only).
+    pub fn embargo(&self) -> Option<Embargo> {
         if !self.honours_embargo {
             return None;
         }
-        self.groups.iter().filter_map(Group::embargo).max()
+        self.groups
+            .iter()
+            .filter_map(|g| g.data.embargo)
+            .max()
+            .map(Embargo::new)
     }
 }
 

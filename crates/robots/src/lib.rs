@@ -13,8 +13,9 @@
 //!   [`Agent::honouring_embargo`] for an archive's crawler.
 //! - [`Robots::check`] gives a [`Verdict`]: [`allowed`](Verdict::allowed),
 //!   [`decided_by`](Verdict::decided_by) (the deciding [`Rule`] and its line),
-//!   [`reason`](Verdict::reason) and [`embargo`](Verdict::embargo);
-//!   [`Embargo::end`] dates the end of an embargo. [`Robots::explain`] says why, for people.
+//!   [`reason`](Verdict::reason) and [`embargo`](Verdict::embargo), an [`Embargo`]
+//!   whose [`end`](Embargo::end) dates when publication may start. [`Robots::explain`]
+//!   says why, for people.
 //! - [`Robots::group_for`] gives the agent's Crawl-delay and Request-rate;
 //!   [`Robots::sitemaps`] and [`Robots::records`] the other lines;
 //!   [`Robots::diagnostics`] and [`Robots::lint`] what is wrong with the file;
@@ -33,7 +34,8 @@
 //! let archiver = Agent::new("ExampleBot").unwrap().honouring_embargo();
 //! let v = robots.check(&archiver, "https://example.com/news/today");
 //! assert!(v.allowed());
-//! assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+//! let embargo = v.embargo().unwrap();
+//! assert_eq!(embargo.period(), EmbargoPeriod::Month);
 //! assert_eq!(v.decided_by().unwrap().line(), 3);
 //!
 //! // A crawler that does not honour embargoes only sees `Disallow: /`.
@@ -42,10 +44,9 @@
 //! assert_eq!(robots.sitemaps().collect::<Vec<_>>(), ["https://example.com/sitemap.xml"]);
 //!
 //! // An archive holds back what it captured until the embargo ends.
-//! use robots::Embargo;
 //! use std::time::{Duration, UNIX_EPOCH};
 //! let captured = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-//! let end = Embargo::new(v.embargo().unwrap()).end(None, captured, captured);
+//! let end = embargo.end(None, captured, captured);
 //! assert_eq!(end, captured + Duration::from_secs(31 * 86_400));
 //! ```
 //!
@@ -120,7 +121,7 @@
 //!   agent honours embargoes and the merged groups have a valid Archive-Embargo; it is
 //!   ignored otherwise. Both lines are rules, so they end a group's user-agent lines.
 //! - An allowed verdict for an honouring agent carries the embargo ([`Verdict::embargo`]);
-//!   [`Embargo::end`] computes when publication may start.
+//!   its [`Embargo::end`] computes when publication may start.
 //!
 //! # How the Google profile differs
 //! [`Profile::Google`] reproduces google/robotstxt verdict for verdict. Each difference

@@ -19,12 +19,12 @@ fn draft_example_1_allow_with_a_quarter_embargo() {
     let robots = Robots::parse(b"User-Agent: ExampleBot\nArchive-Embargo: q\nAllow: /news\n");
     let v = robots.check(&honouring("ExampleBot"), "https://example.com/news/today");
     assert!(v.allowed());
-    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+    assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Quarter)));
     assert_eq!(v.decided_by().unwrap().kind(), RuleKind::Allow);
     // Not under /news: still allowed (no rule matched) and still embargoed.
     let v = robots.check(&honouring("ExampleBot"), "/other");
     assert!(v.allowed());
-    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+    assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Quarter)));
     // A crawler that does not honour embargoes gets no embargo to carry.
     assert_eq!(robots.check(&plain("ExampleBot"), "/news").embargo(), None);
 }
@@ -37,7 +37,7 @@ fn draft_example_2_embargo_allow_for_honouring_crawlers_only() {
     let robots = Robots::parse(file);
     let v = robots.check(&honouring("AnyArchiver"), "/news/2026/story");
     assert!(v.allowed());
-    assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+    assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Month)));
     let rule = v.decided_by().unwrap();
     assert_eq!((rule.kind(), rule.line()), (RuleKind::EmbargoAllow, 3));
     let v = robots.check(&honouring("AnyArchiver"), "/sport");
@@ -100,7 +100,7 @@ fn periods_are_case_insensitive_and_the_longest_applies() {
     let robots = Robots::parse(file);
     assert_eq!(
         robots.check(&honouring("Bot"), "/").embargo(),
-        Some(EmbargoPeriod::Quarter)
+        Some(Embargo::new(EmbargoPeriod::Quarter))
     );
     assert!(robots
         .diagnostics()
@@ -113,10 +113,10 @@ fn merged_groups_take_the_longest_embargo() {
     let file = b"User-agent: bot\nArchive-Embargo: w\n\nUser-agent: bot\nArchive-Embargo: m\nEmbargo-Allow: /x\nDisallow: /\n";
     let robots = Robots::parse(file);
     let v = robots.check(&honouring("bot"), "/x");
-    assert_eq!(v.embargo(), Some(EmbargoPeriod::Month));
+    assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Month)));
     assert_eq!(
         robots.group_for(&honouring("bot")).embargo(),
-        Some(EmbargoPeriod::Month)
+        Some(Embargo::new(EmbargoPeriod::Month))
     );
     assert_eq!(robots.group_for(&plain("bot")).embargo(), None);
 }
@@ -127,7 +127,7 @@ fn the_longest_embargo_counts_however_many_groups_are_merged() {
     file += "User-agent: bot\nArchive-Embargo: q\n";
     let robots = Robots::parse(file.as_bytes());
     let v = robots.check(&honouring("bot"), "/x");
-    assert_eq!(v.embargo(), Some(EmbargoPeriod::Quarter));
+    assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Quarter)));
 }
 
 #[test]

@@ -135,7 +135,7 @@ pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
         .map(|e| {
             format!(
                 "  {}",
-                style.yellow(&format!("[embargo {} days]", e.days()))
+                style.yellow(&format!("[embargo {} days]", e.period().days()))
             )
         })
         .unwrap_or_default();

@@ -193,7 +193,7 @@ fn describe(v: &Verdict<'_>, style: Style) -> String {
     let rule = rule_text(v).map(|r| format!(" ({r})")).unwrap_or_default();
     let embargo = v
         .embargo()
-        .map(|e| format!(" [embargo {} days]", e.days()))
+        .map(|e| format!(" [embargo {} days]", e.period().days()))
         .unwrap_or_default();
     format!("{word}{rule}{embargo}")
 }

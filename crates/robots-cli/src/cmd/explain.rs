@@ -157,7 +157,7 @@ fn as_text(
         .unwrap_or_default();
     let embargo = v
         .embargo()
-        .map(|p| style.yellow(&format!(" [embargo {} days]", p.days())))
+        .map(|e| style.yellow(&format!(" [embargo {} days]", e.period().days())))
         .unwrap_or_default();
     out += &format!(
         "{}  {word}{by}: {}{embargo}\n",
@@ -277,6 +277,6 @@ fn as_json<'a>(
         decided_by: v.decided_by().map(|r| RuleJson::new(r, None)),
         reason: v.reason().name(),
         reason_text: v.reason().describe(),
-        embargo_days: v.embargo().map(|p| p.days()),
+        embargo_days: v.embargo().map(|e| e.period().days()),
     }
 }
