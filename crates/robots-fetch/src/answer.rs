@@ -91,6 +91,10 @@ impl Answer {
     /// always allows still is: `/robots.txt` itself in the RFC 9309 profile (§2.2.2), so
     /// a crawler may go on asking for it; nothing in the Google profile, which matches
     /// `/robots.txt` like any path ([`Profile::always_allows`]).
+    ///
+    /// Like [`Robots::check`](robots::Robots::check), this cannot fail: under the Google
+    /// profile an agent's embargo support is ignored. [`Fetcher::decide`](crate::Fetcher::decide)
+    /// refuses that pair.
     pub fn decide(&self, agent: &Agent, url: &str) -> Decision {
         match &*self.rules {
             Rules::AllowAll => Decision {

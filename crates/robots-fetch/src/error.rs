@@ -1,5 +1,6 @@
-//! What can go wrong before any request is made: a URL that names no robots.txt, or a
-//! client that cannot be built. Network trouble is never an error: it is an outcome.
+//! What can go wrong before any request is made: a URL that names no robots.txt, a
+//! client that cannot be built, or an agent the profile cannot serve. Network trouble is
+//! never an error: it is an outcome.
 
 /// A request that cannot be asked. Failures of the site itself (statuses, timeouts,
 /// DNS) are not errors but answers: see [`crate::Source`].
@@ -39,4 +40,13 @@ pub enum Error {
     /// The HTTP client could not be built (TLS roots, proxy settings).
     #[error("cannot set up the HTTP client ({0}); this is a TLS or system setup problem, not a problem with the site")]
     Client(#[source] reqwest::Error),
+    /// [`Fetcher::decide`](crate::Fetcher::decide) was asked about an agent that honours
+    /// Archive-Embargo by a fetcher reading robots.txt with [`robots::Profile::Google`],
+    /// which describes Googlebot and knows no embargo: its embargo lines are unknown
+    /// records, so the agent would silently get no embargo (DESIGN.md, Archive-Embargo).
+    #[error("the Google profile knows no Archive-Embargo, so `{agent}` cannot honour one: use Profile::Rfc9309 to honour embargoes, or an agent that does not honour them")]
+    EmbargoWithGoogleProfile {
+        /// The agent's name as given.
+        agent: String,
+    },
 }

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use robots::{Agent, Robots};
+use robots::{Agent, Profile, Robots};
 use url::Url;
 
 use crate::cache::{Cache, Entry, Stored};
@@ -62,7 +62,30 @@ impl Fetcher {
 
     /// May `agent` fetch `url`, and under what embargo? Looks up the robots.txt of the
     /// URL's origin first.
+    ///
+    /// An agent that honours Archive-Embargo is refused, before any request, when the
+    /// fetcher reads robots.txt with [`Profile::Google`]: that profile knows no embargo
+    /// (DESIGN.md), and the agent would otherwise get none without a word.
+    ///
+    /// ```
+    /// # #[tokio::main] async fn main() {
+    /// use robots::{Agent, Options, Profile};
+    /// use robots_fetch::{Config, Error, Fetcher};
+    ///
+    /// let google = Options::new().profile(Profile::Google);
+    /// let fetcher = Fetcher::new(Config::new("ExampleBot/1.0").options(google)).unwrap();
+    /// let archiver = Agent::new("ExampleArchiver").unwrap().honouring_embargo();
+    /// let refused = fetcher.decide(&archiver, "https://example.com/news").await;
+    /// assert!(matches!(refused, Err(Error::EmbargoWithGoogleProfile { .. })));
+    /// # }
+    /// ```
     pub async fn decide(&self, agent: &Agent, url: &str) -> Result<(Decision, Answer), Error> {
+        if agent.honours_embargo() && self.inner.config.options.chosen_profile() == Profile::Google
+        {
+            return Err(Error::EmbargoWithGoogleProfile {
+                agent: agent.name().to_owned(),
+            });
+        }
         let answer = self.lookup(url).await?;
         Ok((answer.decide(agent, url), answer))
     }
