@@ -46,7 +46,9 @@ impl Tester {
         to_json(&SummaryJson::new(&self.robots))
     }
 
-    /// The verdict for each URL (or path) for the agent called `agent`, as JSON.
+    /// The verdict for each URL (or path) for the agent called `agent`, as JSON. An
+    /// agent honouring embargoes (`embargo`) is refused under the Google profile, which
+    /// knows none (DESIGN.md): [`WebError::EmbargoNeedsRfc9309`].
     pub fn check(&self, agent: &str, embargo: bool, urls: &[String]) -> Result<String, WebError> {
         let named = NamedAgent::new(agent, self.robots.profile(), embargo)?;
         let verdicts = urls
@@ -59,7 +61,7 @@ impl Tester {
         }))
     }
 
-    /// Why `url` gets its verdict, as JSON.
+    /// Why `url` gets its verdict, as JSON; refuses what [`Tester::check`] refuses.
     pub fn explain(&self, agent: &str, embargo: bool, url: &str) -> Result<String, WebError> {
         let named = NamedAgent::new(agent, self.robots.profile(), embargo)?;
         let explanation = self.robots.explain(&named.agent, url);

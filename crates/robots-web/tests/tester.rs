@@ -73,6 +73,10 @@ fn the_google_profile_reads_embargo_lines_as_unknown_and_refuses_the_switch() {
         .unwrap_err();
     assert_eq!(err, WebError::EmbargoNeedsRfc9309);
     assert!(err.to_string().contains("rfc9309"));
+    let err = tester
+        .explain("ExampleArchiver", true, "/news/today")
+        .unwrap_err();
+    assert_eq!(err, WebError::EmbargoNeedsRfc9309);
 }
 
 #[test]

@@ -78,7 +78,9 @@ impl Agent {
     }
 
     /// This agent, declaring that it honours Archive-Embargo: embargo rules then apply
-    /// to it and its verdicts carry the embargo (RFC 9309 profile only).
+    /// to it and its verdicts carry the embargo, in the RFC 9309 profile only. The
+    /// Google profile ignores it ([`Robots::check`](crate::Robots::check) says why),
+    /// and the fallible entry points that take a profile and an agent refuse the pair.
     pub fn honouring_embargo(mut self) -> Agent {
         self.honours_embargo = true;
         self

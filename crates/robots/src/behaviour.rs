@@ -9,6 +9,11 @@ pub enum Profile {
     #[default]
     Rfc9309,
     /// Verdict-for-verdict what Google's open-source matcher (google/robotstxt) does.
+    ///
+    /// It knows no Archive-Embargo: `Archive-Embargo` and `Embargo-Allow` are unknown
+    /// records, and an agent's [embargo support](crate::Agent::honouring_embargo) is
+    /// ignored by [`Robots::check`](crate::Robots::check) and refused by the fallible
+    /// entry points that take both (DESIGN.md: asking for it here is an error).
     Google,
 }
 

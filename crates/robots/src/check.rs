@@ -13,8 +13,13 @@ use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
     ///
-    /// In the Google profile, embargo rules are unknown records, so an agent's embargo
-    /// honour changes nothing there (the command line refuses the combination).
+    /// The Google profile ignores embargo support: it describes Googlebot, which knows no
+    /// embargo, so its embargo lines are unknown records and an agent that
+    /// [honours embargoes](Agent::honouring_embargo) gets the verdicts any agent gets,
+    /// with no [`Verdict::embargo`]. DESIGN.md calls asking for both an error; `check`
+    /// is infallible and on every request's path, so it does not refuse, but the
+    /// fallible entry points that meet both do: `robots-fetch`'s `Fetcher::decide`, the
+    /// browser tester and the command line's `--embargo`.
     ///
     /// ```
     /// use robots::{Agent, Reason, Robots, RuleKind};
