@@ -182,11 +182,17 @@ fn head_is_answered_as_get_is_without_the_body() {
 #[test]
 fn a_browser_revalidating_its_copy_gets_304_without_the_body() {
     let server = serve();
+    let built = robots_web::assets::page_built();
+    if !built {
+        eprintln!("notice: built without scripts/build-web; only /app.js is revalidated");
+    }
     for target in ["/", "/app.js", "/pkg/robots_web_bg.wasm"] {
-        let first = request(server.addr, "GET", target);
-        if first.status == 404 {
-            continue; // built without scripts/build-web
+        // Without scripts/build-web the module is missing and `/` is a stand-in page,
+        // which carries no entity tag so that the built page replaces it at once.
+        if !built && target != "/app.js" {
+            continue;
         }
+        let first = request(server.addr, "GET", target);
         assert_eq!(first.header("cache-control"), Some("no-cache"), "{target}");
         let etag = first.header("etag").expect("an entity tag").to_owned();
         let again = request_with(
