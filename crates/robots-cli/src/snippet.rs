@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use unicode_width::UnicodeWidthStr;
+
 use crate::style::{printable, Style};
 
 /// A file's text with its lines numbered as the engine numbers them.
@@ -116,12 +118,10 @@ impl<'a> Source<'a> {
         let end = span
             .end
             .clamp(span.start + 1, range.end.max(span.start + 1));
-        let lead = self.shown(range.start..span.start).chars().count();
-        let len = self
-            .shown(span.start..end.min(range.end))
-            .chars()
-            .count()
-            .max(1);
+        // Columns as a terminal draws them: CJK and most emoji take two, combining and
+        // zero-width characters none, an escaped control the width of its escape.
+        let lead = self.shown(range.start..span.start).width();
+        let len = self.shown(span.start..end.min(range.end)).width().max(1);
         Some(format!("{}{}", " ".repeat(lead), "^".repeat(len)))
     }
 }
@@ -170,6 +170,43 @@ mod tests {
             format!(" --> robots.txt:2\n  |\n2 > {line}\n  | {under}^\n")
         );
         assert!(!shown.contains(['\x1b', '\x07']));
+    }
+
+    /// The underline of the span `after` names on line 2 of `text`, as rendered.
+    fn underline_of(text: &str, after: &str) -> String {
+        let at = text.rfind(after).unwrap();
+        let source = Source::new("robots.txt", text.as_bytes());
+        let shown = source.render(
+            2,
+            Some(at..at + after.len()),
+            0,
+            Style::new(ColorChoice::Never),
+        );
+        shown.lines().last().unwrap().to_owned()
+    }
+
+    #[test]
+    fn underlines_count_display_width_not_characters() {
+        // Each CJK character and the emoji take two columns of a terminal.
+        assert_eq!(
+            underline_of("User-agent: *\nDisallow: /日本語 /x\n", "/x"),
+            format!("  | {}^^", " ".repeat(18))
+        );
+        assert_eq!(
+            underline_of("User-agent: *\nUser-agent: 😀bot*\n", "😀bot*"),
+            format!("  | {}^^^^^^", " ".repeat(12))
+        );
+        // A combining accent and a zero-width space take none.
+        assert_eq!(
+            underline_of("User-agent: *\nDisallow: /e\u{301}\u{200b}$y\n", "$y"),
+            format!("  | {}^^", " ".repeat(12))
+        );
+        // An escaped bidi control takes the width of `\u{202e}`, and a span of it alone
+        // is underlined whole.
+        assert_eq!(
+            underline_of("User-agent: *\nDisallow: /日\u{202e}\n", "\u{202e}"),
+            format!("  | {}{}", " ".repeat(13), "^".repeat(8))
+        );
     }
 
     #[test]

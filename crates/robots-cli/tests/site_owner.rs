@@ -677,6 +677,31 @@ fn lint_warns_of_a_user_agent_line_that_names_no_crawler() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// A terminal draws CJK characters and most emoji two columns wide: lint's underline
+/// counts display width, so it sits under the span, not left of it.
+#[test]
+fn lint_underlines_sit_under_their_span_after_wide_characters() {
+    let file = scratch(
+        "wide.txt",
+        "User-agent: 😀bot*\nDisallow: /日本語$x\nCrawl-delay: 日本 x\n".as_bytes(),
+    );
+    let out = robots(&[
+        "lint",
+        "--robots",
+        file.to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (line, underline) in [
+        ("1 > User-agent: 😀bot*", "  |             ^^^^^^"),
+        ("2 > Disallow: /日本語$x", "  |           ^^^^^^^^^"),
+        ("3 > Crawl-delay: 日本 x", "  |              ^^^^^^"),
+    ] {
+        assert!(text.contains(&format!("{line}\n{underline}\n")), "{text}");
+    }
+}
+
 #[test]
 fn lint_takes_no_crawler_options() {
     // Lint reads the file, not a crawler's verdicts: embargo honour would change nothing,
