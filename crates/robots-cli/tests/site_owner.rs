@@ -341,6 +341,31 @@ fn explain_says_why_googles_index_html_rule_matched_its_directory() {
     assert!(!run("rfc9309", "/d/").contains("Google reads"));
 }
 
+/// Explain's labels and values are two columns: with `embargo-allow` among the labels
+/// every value starts after it, and the matched rules line up their line numbers, rules
+/// (a CJK pattern by the columns a terminal gives it) and lengths.
+#[test]
+fn explain_text_lines_up_its_columns() {
+    let mut body = "User-agent: arch\nArchive-Embargo: m\nEmbargo-Allow: /日本/\n".to_owned();
+    body += &"#\n".repeat(99_997);
+    body += "Disallow: /\n";
+    let file = scratch("columns.txt", body.as_bytes());
+    let text = explain_text(&file, "arch", &["--color", "never"], "/日本/a");
+    let rows = text.lines().take(8).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        rows,
+        "\
+url            /日本/a
+path           /%E6%97%A5%E6%9C%AC/a
+agent          arch
+groups         exact match: the group naming `arch` (line 1)
+matched        line 3      Embargo-Allow: /日本/  length 20  (ignored)
+               line 100001 Disallow: /            length 1  <- decides
+embargo-allow  ignored: the agent does not honour Archive-Embargo (use --embargo)
+verdict        DISALLOWED by line 100001: the longest matching rule decides (RFC 9309 §2.2.2)"
+    );
+}
+
 #[test]
 fn explain_lint_and_diff_text_escape_control_characters() {
     let file = scratch(

@@ -11,6 +11,7 @@ use robots::{Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Sel
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
+use unicode_width::UnicodeWidthStr;
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
 /// that decided and why, and its line with two lines of the file either side.
@@ -95,47 +96,63 @@ fn as_text(
     style: Style,
 ) -> String {
     let v = &e.verdict;
-    let mut out = String::new();
     let honour = if agent.honours_embargo() {
         " (honours Archive-Embargo)"
     } else {
         ""
     };
-    out += &format!(
-        "{}  {}\n{}  {}\n{}  {}{honour}\n",
-        style.dim("url    "),
-        printable(url),
-        style.dim("path   "),
-        printable(&e.path),
-        style.dim("agent  "),
-        printable(agent.name())
-    );
-    out += &format!(
-        "{}  {}\n",
-        style.dim("groups "),
-        printable(&e.selection_summary(agent))
-    );
+    // Each row a label and its value; a continuation row has no label.
+    let mut rows: Vec<(&str, String)> = vec![
+        ("url", printable(url).into_owned()),
+        ("path", printable(&e.path).into_owned()),
+        ("agent", format!("{}{honour}", printable(agent.name()))),
+        (
+            "groups",
+            printable(&e.selection_summary(agent)).into_owned(),
+        ),
+    ];
     if e.matches.is_empty() {
-        out += &format!("{}  none\n", style.dim("matched"));
+        rows.push(("matched", "none".to_owned()));
     }
-    for (i, m) in e.matches.iter().enumerate() {
-        let label = if i == 0 { "matched" } else { "       " };
+    // The matches as a table: line numbers, rules and lengths each in a column, rules
+    // padded by the columns a terminal gives them.
+    let rules: Vec<String> = e
+        .matches
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {}",
+                m.rule.kind().directive(),
+                printable(m.rule.pattern())
+            )
+        })
+        .collect();
+    let rule_width = rules.iter().map(|r| r.width()).max().unwrap_or(0);
+    let line_width = e
+        .matches
+        .iter()
+        .map(|m| m.rule.line().to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    for (i, (m, rule)) in e.matches.iter().zip(&rules).enumerate() {
         let decides = v.decided_by() == Some(m.rule);
         let mark = match (decides, m.counted) {
             (true, _) => style.yellow("  <- decides"),
             (false, false) => style.dim("  (ignored)"),
             (false, true) => String::new(),
         };
-        out += &format!(
-            "{}  line {:<4} {}: {}  {}{mark}\n",
-            style.dim(label),
-            m.rule.line(),
-            m.rule.kind().directive(),
-            printable(m.rule.pattern()),
-            style.dim(&format!("length {}", m.rule.specificity())),
-        );
+        let pad = " ".repeat(rule_width - rule.width());
+        rows.push((
+            if i == 0 { "matched" } else { "" },
+            format!(
+                "line {:<line_width$} {rule}{pad}  {}{mark}",
+                m.rule.line(),
+                style.dim(&format!("length {}", m.rule.specificity())),
+            ),
+        ));
         if let Some(note) = index_html_note(profile, &e.path, m.rule) {
-            out += &format!("{}  {}\n", " ".repeat(7), style.dim(&note));
+            rows.push(("", style.dim(&note)));
         }
     }
     if let Some(text) = e.embargo_allow.describe() {
@@ -144,7 +161,7 @@ fn as_text(
         } else {
             ""
         };
-        out += &format!("{}  {text}{hint}\n", style.dim("embargo-allow"));
+        rows.push(("embargo-allow", format!("{text}{hint}")));
     }
     let word = if v.allowed() {
         style.green("ALLOWED")
@@ -159,11 +176,16 @@ fn as_text(
         .embargo()
         .map(|e| style.yellow(&format!(" [embargo {} days]", e.period().days())))
         .unwrap_or_default();
-    out += &format!(
-        "{}  {word}{by}: {}{embargo}\n",
-        style.dim("verdict"),
-        v.reason().describe()
-    );
+    rows.push((
+        "verdict",
+        format!("{word}{by}: {}{embargo}", v.reason().describe()),
+    ));
+    // Values in one column, after the longest label shown.
+    let label_width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (label, value) in &rows {
+        out += &format!("{}  {value}\n", style.dim(&format!("{label:label_width$}")));
+    }
     if let Some(rule) = v.decided_by() {
         out += "\n";
         out += &source.render(rule.line(), None, 2, style);
