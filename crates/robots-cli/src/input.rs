@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use robots::{Agent, Code, Options, Profile, Robots, Severity};
 
 use crate::style::printable;
+use crate::written::Patterns;
 
 /// The options that say how to read a robots.txt and for whom.
 #[derive(clap::Args, Debug, Clone)]
@@ -165,13 +166,15 @@ fn is_rfc9309_byte(b: u8) -> bool {
 }
 
 impl EngineArgs {
-    /// Reads and parses the file, and builds the agent.
-    pub fn load(&self) -> Result<(Robots, Agent)> {
+    /// Reads and parses the file, builds the agent, and keeps the rule values that are
+    /// not UTF-8 to show as written.
+    pub fn load(&self) -> Result<(Robots, Agent, Patterns)> {
         let options = self.reading.options()?;
         let bytes = read_file(&self.robots)?;
         Ok((
             parse(&self.robots, &bytes, options),
             self.reading.agent(&self.agent)?,
+            Patterns::new(&bytes, options),
         ))
     }
 }
@@ -245,24 +248,14 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Url {
     pub bytes: Vec<u8>,
-    /// The URL as text: UTF-8 as it is, and each octet that is not UTF-8 as `\xE9`.
-    /// Not as `%E9`: the Google profile tells the octet from its escape, so showing one
-    /// as the other would misstate what was checked.
+    /// The URL as text: UTF-8 as it is, and each octet that is not UTF-8 as `\xE9`
+    /// ([`crate::written::escaped`]).
     pub text: String,
 }
 
 impl Url {
     pub fn new(bytes: Vec<u8>) -> Url {
-        let text = match std::str::from_utf8(&bytes) {
-            Ok(text) => text.to_owned(),
-            Err(_) => bytes
-                .utf8_chunks()
-                .flat_map(|chunk| {
-                    let invalid = chunk.invalid().iter().map(|b| format!("\\x{b:02X}"));
-                    std::iter::once(chunk.valid().to_owned()).chain(invalid)
-                })
-                .collect(),
-        };
+        let text = crate::written::escaped(&bytes).into_owned();
         Url { bytes, text }
     }
 }

@@ -5,6 +5,7 @@ mod cmd;
 mod input;
 mod snippet;
 mod style;
+mod written;
 
 use std::process::ExitCode;
 

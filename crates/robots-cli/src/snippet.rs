@@ -1,12 +1,14 @@
 //! Showing robots.txt lines the way a compiler shows source: numbered, with the line in
 //! question marked and, when a span is known, underlined. Lines are shown as
-//! [`printable`] makes them: tabs as spaces, other control characters escaped.
+//! [`printable`] makes them: tabs as spaces, other control characters escaped, and
+//! octets that are not UTF-8 as `\xE9` ([`escaped`]).
 
 use std::ops::Range;
 
 use unicode_width::UnicodeWidthStr;
 
 use crate::style::{printable, Style};
+use crate::written::escaped;
 
 /// A file's text with its lines numbered as the engine numbers them.
 pub struct Source<'a> {
@@ -32,9 +34,9 @@ impl<'a> Source<'a> {
     }
 
     /// Bytes of the file as shown: tabs as one space each (so underlines stay aligned),
-    /// other control characters escaped.
+    /// other control characters escaped, octets that are not UTF-8 as `\xE9`.
     fn shown(&self, range: Range<usize>) -> String {
-        let text = String::from_utf8_lossy(&self.bytes[range]).replace('\t', " ");
+        let text = escaped(&self.bytes[range]).replace('\t', " ");
         printable(&text).into_owned()
     }
 

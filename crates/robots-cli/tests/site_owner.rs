@@ -727,6 +727,60 @@ fn lint_underlines_sit_under_their_span_after_wide_characters() {
     }
 }
 
+/// A Latin-1 rule (`Disallow: /caf\xE9`) was shown as `/caf\u{fffd}` by check, explain,
+/// diff and lint; each now shows the octet as `\xE9`, as URLs are shown, in text and
+/// JSON, and diff compares the paths the rule names, octet and all.
+#[test]
+fn patterns_that_are_not_utf8_are_shown_with_their_octets() {
+    let latin = scratch("latin1.txt", b"User-agent: *\nDisallow: /caf\xe9\n");
+    let file = latin.to_str().unwrap();
+    // The URL on standard input, as its octets.
+    let check = |format: &str| {
+        let args = [
+            "check", "--robots", file, "--agent", "a", "--format", format,
+        ];
+        String::from_utf8(common::run(&args, b"/caf\xe9\n").stdout).unwrap()
+    };
+    assert_eq!(
+        check("text"),
+        "DISALLOWED  /caf\\xE9  (line 2: Disallow: /caf\\xE9)\n"
+    );
+    let json: Value = serde_json::from_str(&check("json")).unwrap();
+    assert_eq!(json["pattern"], "/caf\\xE9");
+
+    let text = explain_text(&latin, "a", &["--color", "never"], "/caf%E9");
+    assert!(
+        text.contains("matched  line 2    Disallow: /caf\\xE9  length 7  <- decides\n"),
+        "{text}"
+    );
+    assert!(text.contains("2 > Disallow: /caf\\xE9\n"), "{text}");
+    let json = explain(&latin, "a", &[], "/caf%E9");
+    assert_eq!(
+        (
+            &json["matches"][0]["pattern"],
+            &json["decided_by"]["pattern"]
+        ),
+        (&Value::from("/caf\\xE9"), &Value::from("/caf\\xE9"))
+    );
+
+    let out = robots(&["lint", "--robots", file, "--color", "never"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("2 > Disallow: /caf\\xE9\n  |               ^^^^\n"),
+        "{text}"
+    );
+
+    let empty = scratch("latin1-empty.txt", b"User-agent: *\n");
+    let out = robots(&["diff", "--agent", "a", empty.to_str().unwrap(), file]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "CHANGED  a  /caf\\xE9  ALLOWED -> DISALLOWED (line 2: Disallow: /caf\\xE9)\n"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn lint_takes_no_crawler_options() {
     // Lint reads the file, not a crawler's verdicts: embargo honour would change nothing,

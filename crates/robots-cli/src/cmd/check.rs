@@ -10,6 +10,7 @@ pub use robots_web::VerdictJson;
 
 use crate::input::{self, EngineArgs};
 use crate::style::{printable, ColorChoice, Style};
+use crate::written::Patterns;
 
 /// Print the verdict for each URL: allowed or not, and the line that decided.
 #[derive(clap::Args, Debug)]
@@ -28,14 +29,15 @@ and a note on standard error says which path was checked.
 With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",
 \"pattern\", \"embargo_days\" and \"reason\", in that order. \"line\", \"rule\" (allow,
 disallow, embargo-allow) and \"pattern\" name the rule that decided, and \"embargo_days\"
-the embargo; each is null when there is none. \"reason\" says why, as the browser
-tester does: robots-txt (/robots.txt is always allowed), no-group (no group for this
-agent), no-match (no rule matched), longest (the longest matching rule decided) or
-tie-won-by-allow (an allow and a disallow of the same length matched; the allow won),
-and with --profile google empty-disallow: there an empty `Disallow:` matches every path
-with length 0 and never disallows, so when nothing else matches it is named as the
-deciding rule, \"allowed\" is true, and text output says \"empty Disallow: disallows
-nothing\".
+the embargo; each is null when there is none. A pattern's octets that are not UTF-8
+are written `\\xE9` (the JSON string \"/caf\\\\xE9\"), as a URL's are, in text and
+JSON. \"reason\" says why, as the browser tester does: robots-txt (/robots.txt is
+always allowed), no-group (no group for this agent), no-match (no rule matched),
+longest (the longest matching rule decided) or tie-won-by-allow (an allow and a
+disallow of the same length matched; the allow won), and with --profile google
+empty-disallow: there an empty `Disallow:` matches every path with length 0 and never
+disallows, so when nothing else matches it is named as the deciding rule, \"allowed\"
+is true, and text output says \"empty Disallow: disallows nothing\".
 
 Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
 or an unreadable file.")]
@@ -66,7 +68,7 @@ pub enum Format {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     input::refuse_stdin_twice(&args.urls, &args.engine.robots)?;
-    let (robots, agent) = args.engine.load()?;
+    let (robots, agent, patterns) = args.engine.load()?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut notes = input::ReadingNotes::default();
@@ -74,8 +76,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         notes.note(&robots, &agent, url);
         let verdict = robots.check_bytes(&agent, &url.bytes);
         match args.format {
-            Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict))?,
-            Format::Text => writeln!(out, "{}", verdict_text(&url.text, &verdict, style))?,
+            Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict, &patterns))?,
+            Format::Text => writeln!(
+                out,
+                "{}",
+                verdict_text(&url.text, &verdict, &patterns, style)
+            )?,
         }
         Ok(())
     };
@@ -96,14 +102,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// One verdict as a line of JSON.
-pub fn verdict_json<'a>(url: &'a str, verdict: &Verdict<'a>) -> String {
-    serde_json::to_string(&VerdictJson::new(url, verdict)).expect("a verdict always serialises")
+pub fn verdict_json(url: &str, verdict: &Verdict<'_>, patterns: &Patterns) -> String {
+    serde_json::to_string(&verdict_as_json(url, verdict, patterns))
+        .expect("a verdict always serialises")
+}
+
+/// `verdict` in the shape the page reads too, its pattern as [`Patterns::text`] shows it
+/// (`/caf\xE9`, which JSON writes `/caf\\xE9`), as the URL's octets are shown.
+pub fn verdict_as_json<'a>(
+    url: &'a str,
+    verdict: &Verdict<'a>,
+    patterns: &'a Patterns,
+) -> VerdictJson<'a> {
+    let mut json = VerdictJson::new(url, verdict);
+    json.pattern = verdict.decided_by().map(|rule| patterns.text(rule));
+    json
 }
 
 /// The rule that decided, as verdict lines name it: `line 3: Allow: /a`, control
 /// characters escaped. Google's empty Disallow names its line without disallowing
 /// anything, and says so rather than look like a disallow.
-pub fn rule_text(verdict: &Verdict<'_>) -> Option<String> {
+pub fn rule_text(verdict: &Verdict<'_>, patterns: &Patterns) -> Option<String> {
     let rule = verdict.decided_by()?;
     Some(if verdict.reason() == Reason::EmptyDisallow {
         format!("line {}: empty Disallow: disallows nothing", rule.line())
@@ -112,19 +131,19 @@ pub fn rule_text(verdict: &Verdict<'_>) -> Option<String> {
             "line {}: {}: {}",
             rule.line(),
             rule.kind().directive(),
-            printable(rule.pattern())
+            printable(patterns.text(rule))
         )
     })
 }
 
 /// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`, control characters escaped.
-pub fn verdict_text(url: &str, verdict: &Verdict<'_>, style: Style) -> String {
+pub fn verdict_text(url: &str, verdict: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
     let word = if verdict.allowed() {
         style.green("ALLOWED   ")
     } else {
         style.red("DISALLOWED")
     };
-    let why = match (rule_text(verdict), verdict.reason()) {
+    let why = match (rule_text(verdict, patterns), verdict.reason()) {
         (Some(rule), _) => rule,
         (None, Reason::RobotsTxt) => "/robots.txt is always allowed".to_owned(),
         (None, Reason::NoGroup) => "no group for this agent".to_owned(),

@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use robots::{Robots, Verdict};
 
-use crate::cmd::check::{rule_text, Format, VerdictJson};
+use crate::cmd::check::{rule_text, verdict_as_json, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
+use crate::written::Patterns;
 
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
 #[derive(clap::Args, Debug)]
@@ -30,7 +31,8 @@ Examples:
 
 With --format json, each change gives one line with \"agent\", \"url\", \"old\" and
 \"new\", in that order; \"old\" and \"new\" are verdicts as `robots check --format json`
-writes them, fields in the same order.
+writes them, fields in the same order (a pattern's octets that are not UTF-8 as
+`\\xE9`). Paths taken from rules keep such octets, so they are paths the rules match.
 
 Exit status: 1 when any verdict changed, 0 when none did, 2 on a usage error.")]
 pub struct Args {
@@ -75,8 +77,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let options = args.reading.options()?;
-    let old = input::parse(&args.old, &input::read_file(&args.old)?, options);
-    let new = input::parse(&args.new, &input::read_file(&args.new)?, options);
+    let (old, old_patterns) = read(&args.old, options)?;
+    let (new, new_patterns) = read(&args.new, options)?;
     // One crawler given twice (`Googlebot` and its User-Agent header, say) is compared
     // once: its changes would otherwise be listed and counted twice.
     let mut agents: Vec<robots::Agent> = Vec::new();
@@ -103,10 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Vec::new()
     };
     let urls = if urls.is_empty() {
-        rule_paths(&[&old, &new])
-            .into_iter()
-            .map(input::Url::from)
-            .collect()
+        rule_paths(&[(&old, &old_patterns), (&new, &new_patterns)])
     } else {
         urls
     };
@@ -135,8 +134,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     serde_json::to_string(&ChangeJson {
                         agent: agent.name(),
                         url,
-                        old: VerdictJson::new(url, &before),
-                        new: VerdictJson::new(url, &after),
+                        old: verdict_as_json(url, &before, &old_patterns),
+                        new: verdict_as_json(url, &after, &new_patterns),
                     })?
                 )?,
                 Format::Text => writeln!(
@@ -145,8 +144,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     style.yellow("CHANGED"),
                     printable(agent.name()),
                     printable(url),
-                    describe(&before, style),
-                    describe(&after, style)
+                    describe(&before, &old_patterns, style),
+                    describe(&after, &new_patterns, style)
                 )?,
             }
         }
@@ -184,13 +183,24 @@ struct ChangeJson<'a> {
     new: VerdictJson<'a>,
 }
 
-fn describe(v: &Verdict<'_>, style: Style) -> String {
+/// A file parsed, and its rule values that are not UTF-8.
+fn read(path: &std::path::Path, options: robots::Options) -> Result<(Robots, Patterns)> {
+    let bytes = input::read_file(path)?;
+    Ok((
+        input::parse(path, &bytes, options),
+        Patterns::new(&bytes, options),
+    ))
+}
+
+fn describe(v: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
     let word = if v.allowed() {
         style.green("ALLOWED")
     } else {
         style.red("DISALLOWED")
     };
-    let rule = rule_text(v).map(|r| format!(" ({r})")).unwrap_or_default();
+    let rule = rule_text(v, patterns)
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
     let embargo = v
         .embargo()
         .map(|e| format!(" [embargo {} days]", e.period().days()))
@@ -199,25 +209,34 @@ fn describe(v: &Verdict<'_>, style: Style) -> String {
 }
 
 /// Paths worth comparing when none are given: every rule's pattern made into a path,
-/// and a few neighbours of it, in first-seen order without repeats.
-pub fn rule_paths(files: &[&Robots]) -> Vec<String> {
-    let mut paths = vec!["/".to_owned()];
-    for robots in files {
+/// and a few neighbours of it, in first-seen order without repeats. A pattern's octets
+/// that are not UTF-8 stay those octets, so that the path is one the rule matches.
+fn rule_paths(files: &[(&Robots, &Patterns)]) -> Vec<input::Url> {
+    let mut paths = vec![b"/".to_vec()];
+    for (robots, patterns) in files {
         for group in robots.groups() {
             for rule in group.rules() {
-                let base = rule.pattern().trim_end_matches('$').replace('*', "");
-                let base = if base.starts_with('/') {
-                    base
-                } else {
-                    format!("/{base}")
-                };
-                let trimmed = base.trim_end_matches('/').to_owned();
+                let written = patterns.bytes(rule);
+                let end = written
+                    .iter()
+                    .rposition(|&b| b != b'$')
+                    .map_or(0, |p| p + 1);
+                let mut base: Vec<u8> = written[..end]
+                    .iter()
+                    .copied()
+                    .filter(|&b| b != b'*')
+                    .collect();
+                if !base.starts_with(b"/") {
+                    base.insert(0, b'/');
+                }
+                let end = base.iter().rposition(|&b| b != b'/').map_or(0, |p| p + 1);
+                let trimmed = base[..end].to_vec();
                 for path in [
                     base.clone(),
-                    format!("{base}x"),
-                    format!("{trimmed}/x"),
+                    [&base[..], b"x"].concat(),
+                    [&trimmed[..], b"/x"].concat(),
                     trimmed,
-                    format!("{base}?q=1"),
+                    [&base[..], b"?q=1"].concat(),
                 ] {
                     if !path.is_empty() && !paths.contains(&path) {
                         paths.push(path);
@@ -226,5 +245,5 @@ pub fn rule_paths(files: &[&Robots]) -> Vec<String> {
             }
         }
     }
-    paths
+    paths.into_iter().map(input::Url::new).collect()
 }

@@ -11,6 +11,7 @@ use robots::{Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Sel
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
+use crate::written::Patterns;
 use unicode_width::UnicodeWidthStr;
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
@@ -27,7 +28,8 @@ With --format json, one line holding one object: \"url\", \"path\" (as rules see
 none; \"groups\", \"lines\", \"explanation\"), \"matches\" (each matching rule's \"line\",
 \"rule\", \"pattern\", \"length\" and \"counted\"), \"embargo_allow\", \"allowed\",
 \"decided_by\" (a rule, or null), \"reason\" and \"reason_text\" (as `robots check`
-says why) and \"embargo_days\", in that order.
+says why) and \"embargo_days\", in that order. A pattern's octets that are not UTF-8
+are written `\\xE9`, in text and JSON, as a URL's are.
 
 A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
 and shown with those octets as `\\xE9` (`/caf\\xE9`).
@@ -57,6 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let agent = args.engine.reading.agent(&args.engine.agent)?;
     let url = input::Url::new(args.url.as_encoded_bytes().to_vec());
     let explanation = robots.explain_bytes(&agent, &url.bytes);
+    let patterns = Patterns::new(&bytes, robots.options());
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
     let mut out = std::io::stdout().lock();
@@ -64,7 +67,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::cmd::check::Format::Json => writeln!(
             out,
             "{}",
-            serde_json::to_string(&as_json(&robots, &agent, &url.text, &explanation))?
+            serde_json::to_string(&as_json(
+                &robots,
+                &agent,
+                &url.text,
+                &explanation,
+                &patterns
+            ))?
         )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
@@ -77,6 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     &agent,
                     &url.text,
                     &explanation,
+                    &patterns,
                     &source,
                     Style::new(args.color)
                 )
@@ -92,6 +102,7 @@ fn as_text(
     agent: &Agent,
     url: &str,
     e: &Explanation<'_>,
+    patterns: &Patterns,
     source: &Source<'_>,
     style: Style,
 ) -> String {
@@ -123,7 +134,7 @@ fn as_text(
             format!(
                 "{}: {}",
                 m.rule.kind().directive(),
-                printable(m.rule.pattern())
+                printable(patterns.text(m.rule))
             )
         })
         .collect();
@@ -151,7 +162,7 @@ fn as_text(
                 style.dim(&format!("length {}", m.rule.specificity())),
             ),
         ));
-        if let Some(note) = index_html_note(profile, &e.path, m.rule) {
+        if let Some(note) = index_html_note(profile, &e.path, m.rule, patterns.text(m.rule)) {
             rows.push(("", style.dim(&note)));
         }
     }
@@ -196,9 +207,14 @@ fn as_text(
 /// Why an `Allow: …/index.html` rule matched a path without `index.htm` in it, in the
 /// Google profile: Google's matcher reads it as also allowing its directory exactly
 /// (`…/$`), with that pattern's length, which the matched line shows with the rule as
-/// written and would otherwise look like a wrong length on a rule that cannot match.
-fn index_html_note(profile: Profile, path: &str, rule: robots::Rule<'_>) -> Option<String> {
-    let pattern = rule.pattern();
+/// written (`pattern`, as shown) and would otherwise look like a wrong length on a rule
+/// that cannot match.
+fn index_html_note(
+    profile: Profile,
+    path: &str,
+    rule: robots::Rule<'_>,
+    pattern: &str,
+) -> Option<String> {
     let dir = &pattern[..=pattern.rfind('/')?];
     let index = pattern[dir.len()..].starts_with("index.htm");
     (profile == Profile::Google
@@ -229,11 +245,11 @@ struct RuleJson<'a> {
 }
 
 impl<'a> RuleJson<'a> {
-    fn new(r: robots::Rule<'a>, counted: Option<bool>) -> RuleJson<'a> {
+    fn new(r: robots::Rule<'a>, patterns: &'a Patterns, counted: Option<bool>) -> RuleJson<'a> {
         RuleJson {
             line: r.line(),
             rule: r.kind().name(),
-            pattern: r.pattern(),
+            pattern: patterns.text(r),
             length: r.specificity(),
             counted,
         }
@@ -271,6 +287,7 @@ fn as_json<'a>(
     agent: &'a Agent,
     url: &'a str,
     e: &'a Explanation<'a>,
+    patterns: &'a Patterns,
 ) -> ExplanationJson<'a> {
     let groups = match e.selection {
         Selection::Named { groups } | Selection::Global { groups } => groups,
@@ -292,11 +309,11 @@ fn as_json<'a>(
         matches: e
             .matches
             .iter()
-            .map(|m| RuleJson::new(m.rule, Some(m.counted)))
+            .map(|m| RuleJson::new(m.rule, patterns, Some(m.counted)))
             .collect(),
         embargo_allow: e.embargo_allow.name(),
         allowed: v.allowed(),
-        decided_by: v.decided_by().map(|r| RuleJson::new(r, None)),
+        decided_by: v.decided_by().map(|r| RuleJson::new(r, patterns, None)),
         reason: v.reason().name(),
         reason_text: v.reason().describe(),
         embargo_days: v.embargo().map(|e| e.period().days()),

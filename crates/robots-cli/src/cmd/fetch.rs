@@ -13,6 +13,7 @@ use url::Url;
 use crate::cmd::check::{verdict_json, verdict_text, Format, VerdictJson};
 use crate::input::ReadingArgs;
 use crate::style::{printable, ColorChoice, Style};
+use crate::written::Patterns;
 
 /// Fetch the robots.txt of a URL's site and print what happened and the verdicts.
 #[derive(clap::Args, Debug)]
@@ -125,11 +126,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         for url in &urls {
             let line = match (answer.rules(), args.format) {
+                // The body is not kept, so patterns show as the engine holds them.
                 (Rules::Parsed(robots), Format::Json) => {
-                    verdict_json(url, &robots.check(&agent, url))
+                    verdict_json(url, &robots.check(&agent, url), &Patterns::default())
                 }
                 (Rules::Parsed(robots), Format::Text) => {
-                    verdict_text(url, &robots.check(&agent, url), style)
+                    verdict_text(url, &robots.check(&agent, url), &Patterns::default(), style)
                 }
                 (rules, Format::Json) => blanket_json(url, rules, &answer.decide(&agent, url)),
                 (rules, Format::Text) => {

@@ -1,0 +1,125 @@
+//! Text from a robots.txt or a URL as output shows it: UTF-8 as it is, and each octet
+//! that is not UTF-8 as `\xE9`, where the engine's own text has U+FFFD for it.
+
+use std::borrow::Cow;
+
+use robots::{Directive, Options, Rule, Tokens};
+
+/// `bytes` as text, each octet that is not UTF-8 written `\xE9`. Not as `%E9`: the Google
+/// profile tells the octet from its escape, so showing one as the other would misstate
+/// the file or the URL.
+pub fn escaped(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(
+            bytes
+                .utf8_chunks()
+                .flat_map(|chunk| {
+                    let invalid = chunk.invalid().iter().map(|b| format!("\\x{b:02X}"));
+                    std::iter::once(chunk.valid().to_owned()).chain(invalid)
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// The rule values of a file that are not UTF-8, by line, as the file wrote them. The
+/// engine keeps a rule's pattern as UTF-8 ([`Rule::pattern`] replaces such octets by
+/// U+FFFD), so the octets are read back from the file's lines, as the parse read them.
+#[derive(Default)]
+pub struct Patterns {
+    /// In line order.
+    lines: Vec<Written>,
+}
+
+/// One rule value that is not UTF-8.
+struct Written {
+    line: u32,
+    /// The value as the engine holds it, to tell that a rule is this line's.
+    engine: String,
+    bytes: Vec<u8>,
+    shown: String,
+}
+
+impl Patterns {
+    /// The rule values of `body` read under `options`; nothing is kept for a file that is
+    /// UTF-8, whose patterns the engine holds exactly.
+    pub fn new(body: &[u8], options: Options) -> Patterns {
+        if std::str::from_utf8(body).is_ok() {
+            return Patterns::default();
+        }
+        let lines = Tokens::new(body, options)
+            .filter(|t| {
+                matches!(
+                    t.directive,
+                    Directive::Allow | Directive::Disallow | Directive::EmbargoAllow
+                ) && std::str::from_utf8(t.value).is_err()
+            })
+            .map(|t| Written {
+                line: t.line,
+                engine: String::from_utf8_lossy(t.value).into_owned(),
+                bytes: t.value.to_vec(),
+                shown: escaped(t.value).into_owned(),
+            })
+            .collect();
+        Patterns { lines }
+    }
+
+    /// `rule`'s pattern as written, its octets that are not UTF-8 as `\xE9`; the engine's
+    /// text when the line's value is not the rule's (a rule the profile adds).
+    pub fn text<'a>(&'a self, rule: Rule<'a>) -> &'a str {
+        self.written(rule).map_or(rule.pattern(), |w| &w.shown)
+    }
+
+    /// `rule`'s pattern as the octets written; the engine's text when the line's value is
+    /// not the rule's.
+    pub fn bytes<'a>(&'a self, rule: Rule<'a>) -> &'a [u8] {
+        self.written(rule)
+            .map_or(rule.pattern().as_bytes(), |w| &w.bytes)
+    }
+
+    fn written(&self, rule: Rule<'_>) -> Option<&Written> {
+        let i = self
+            .lines
+            .binary_search_by_key(&rule.line(), |w| w.line)
+            .ok()?;
+        Some(&self.lines[i]).filter(|w| w.engine == rule.pattern())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use robots::{Agent, Robots};
+
+    #[test]
+    fn octets_that_are_not_utf8_are_written_as_hex() {
+        assert_eq!(
+            escaped(b"/caf\xe9/\xff\xfe?\xc3\xa9"),
+            "/caf\\xE9/\\xFF\\xFE?é"
+        );
+        assert!(matches!(escaped("/café".as_bytes()), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_pattern_is_shown_with_the_octets_its_file_wrote() {
+        let body = b"User-agent: *\nDisallow: /caf\xe9 # Latin-1\nAllow: /caf\xe9s\n";
+        let robots = Robots::parse(body);
+        let patterns = Patterns::new(body, robots.options());
+        let agent = Agent::new("bot").unwrap();
+        let shown = |url: &[u8]| {
+            let verdict = robots.check_bytes(&agent, url);
+            patterns.text(verdict.decided_by().unwrap()).to_owned()
+        };
+        assert_eq!(shown(b"/caf\xe9"), "/caf\\xE9");
+        assert_eq!(shown(b"/caf\xe9s"), "/caf\\xE9s");
+        let verdict = robots.check_bytes(&agent, b"/caf\xe9");
+        assert_eq!(patterns.bytes(verdict.decided_by().unwrap()), b"/caf\xe9");
+        // Without the file's octets, the engine's text.
+        let verdict = robots.check_bytes(&agent, b"/caf\xe9");
+        assert_eq!(
+            Patterns::default().text(verdict.decided_by().unwrap()),
+            "/caf\u{fffd}"
+        );
+    }
+}
