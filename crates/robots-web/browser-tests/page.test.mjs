@@ -4,9 +4,13 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { andUpdate, highlightedLine, launch, openPage, outDir, ready, rows, serve } from './harness.mjs';
+import {
+  andUpdate, highlightedLine, launch, openPage, outDir, ready, robotsBin, rows, serve,
+} from './harness.mjs';
 
 const FILE = `User-agent: *
 Disallow: /private/
@@ -87,6 +91,22 @@ test('lint findings are shown beside their lines and in the list', async () => {
   assert.equal(await item.count(), 1);
   await item.locator('.line-link').click();
   assert.equal(await highlightedLine(page), 9);
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
+test('the summary counts errors, warnings and information as robots lint counts them', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  // Two findings of each severity: a misspelt directive and a wildcard in a name
+  // (warnings), a stray `$` and a versioned name (information), junk (an error).
+  const text = `${FILE}User-agent: Foo*\nUser-agent: FooBot/2.1\nDisallow: /a$b\njunk\n`;
+  await fillForm(page, { robots: text });
+  const file = join(mkdtempSync(join(tmpdir(), 'robots-web-')), 'robots.txt');
+  writeFileSync(file, text);
+  const lint = spawnSync(robotsBin, ['lint', '--robots', file], { encoding: 'utf8' });
+  const counts = lint.stdout.trim().split('\n').at(-1).replace(`${file}: `, '');
+  assert.equal(counts, '1 error, 2 warnings, 2 info');
+  assert.ok((await page.textContent('#summary')).includes(` · ${counts} · `), await page.textContent('#summary'));
   assert.deepEqual(record.errors, []);
   await context.close();
 });

@@ -142,7 +142,8 @@ function update() {
   const counts = (sev) => diagnostics.filter((d) => d.severity === sev).length;
   ui.summary.textContent = `${plural(editor.lineCount, 'line')} · ${plural(summary.groups.length, 'group')} · `
     + `${parseLimitNote(summary, diagnostics)}`
-    + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')} · `
+    // Counted as `robots lint` counts them: errors, warnings and information.
+    + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')}, ${counts('info')} info · `
     + `${(performance.now() - started).toFixed(1)} ms`;
 }
 
