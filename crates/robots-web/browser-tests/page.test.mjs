@@ -111,6 +111,54 @@ test('the summary counts errors, warnings and information as robots lint counts 
   await context.close();
 });
 
+// Drags a file holding `bytes` named `name` over the element `selector` and drops it, as
+// a browser's drag and drop does; says whether the page took the drag and the drop
+// (prevented the browser's own handling, which would open the file in its place).
+function dropFile(page, selector, name, bytes) {
+  return page.$eval(selector, (target, [name, bytes]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], name, { type: 'text/plain' }));
+    const fire = (type) => !target.dispatchEvent(
+      new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+    return { over: fire('dragover'), drop: fire('drop') };
+  }, [name, [...bytes]]);
+}
+
+test('a robots.txt dropped on the editor or the page is loaded into the editor', async () => {
+  const { context, page, record } = await openPage(browser, server.url);
+  await fillForm(page, { agent: 'SomeBot', urls: '/private/x\n/news/today' });
+  const address = page.url();
+  let taken;
+  await andUpdate(page, async () => {
+    taken = await dropFile(page, '#robots', 'robots.txt', Buffer.from(FILE));
+  });
+  assert.deepEqual(taken, { over: true, drop: true });
+  assert.equal(await page.inputValue('#robots'), FILE);
+  assert.deepEqual((await rows(page)).map((r) => [r.verdict, r.line]), [['disallowed', 2], ['allowed', 0]]);
+  assert.equal(await page.textContent('#file-note'), 'Loaded robots.txt, 152 bytes.');
+  assert.equal(new URL(page.url()).pathname, new URL(address).pathname, 'the page stayed');
+
+  // Anywhere on the page; read as bytes: a byte-order mark is kept for lint, and a
+  // Latin-1 octet is shown as U+FFFD, which the note says.
+  const latin = Buffer.concat([Buffer.from('\ufeffUser-agent: *\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+  await andUpdate(page, async () => {
+    taken = await dropFile(page, 'main', 'latin1.txt', latin);
+  });
+  assert.deepEqual(taken, { over: true, drop: true });
+  assert.equal(await page.inputValue('#robots'), '\ufeffUser-agent: *\nDisallow: /caf\ufffd\n');
+  assert.match(await page.textContent('#file-note'), /^Loaded latin1\.txt, 33 bytes\. Not all of it is UTF-8/);
+  assert.equal(await page.locator('#lint li', { hasText: 'byte-order-mark' }).count(), 1);
+  assert.deepEqual((await rows(page)).map((r) => [r.verdict, r.line]), [['allowed', 0], ['allowed', 0]]);
+
+  // Once edited, the note no longer describes the file.
+  await page.focus('#robots');
+  await page.keyboard.press('End');
+  await andUpdate(page, () => page.keyboard.type('x'));
+  assert.equal(await page.textContent('#file-note'), '');
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});
+
 test("each finding's span is underlined where robots lint underlines it, in its severity's colour", async () => {
   const { context, page, record } = await openPage(browser, server.url);
   await andUpdate(page, () => page.fill('#robots',

@@ -1,7 +1,7 @@
 // The tester page: reads the form, asks the engine (WebAssembly, in this page) for
 // verdicts, explanations and lint on every change, and keeps the state in the fragment.
 
-import { Editor, escapeHtml } from './editor.js';
+import { Editor, escapeHtml, printable } from './editor.js';
 import { encodeState, decodeState } from './share.js';
 import { verdictRows, explanationHtml, lintItems } from './results.js';
 
@@ -12,7 +12,7 @@ const CRAWLERS = [
 ];
 
 const EXAMPLE = {
-  robots: `# Paste your robots.txt here: it is checked in this page, never uploaded.
+  robots: `# Paste your robots.txt here, or drop the file on the page: it is checked in this page, never uploaded.
 User-agent: *
 Disallow: /private/
 Disallow: /search
@@ -39,7 +39,7 @@ const ui = {
   tbody: document.querySelector('#results tbody'), explain: $('explain'), lint: $('lint'),
   summary: $('summary'), agentNote: $('agent-note'), embargoNote: $('embargo-note'),
   empty: $('results-empty'), share: $('share'), shareStatus: $('share-status'),
-  agents: $('agents'),
+  agents: $('agents'), fileNote: $('file-note'),
 };
 
 let parse = null; // the engine's parse, once its WebAssembly has loaded
@@ -160,6 +160,26 @@ function showExplanation(state, embargo) {
   editor.highlight(v.line ?? 0);
 }
 
+// A dropped file is read as bytes and decoded as UTF-8, the encoding RFC 9309 gives
+// robots.txt (the page has no other way in for a file). A byte-order mark is kept, for
+// lint to report; octets that are not UTF-8 become U+FFFD, which the engine then reads in
+// their place, so the note says so rather than let the file pass for clean UTF-8.
+async function loadFile(dropped) {
+  const bytes = new Uint8Array(await dropped.arrayBuffer());
+  let note = `Loaded ${printable(dropped.name)}, ${plural(bytes.length, 'byte')}.`;
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    note += ' Not all of it is UTF-8, which RFC 9309 asks for: each octet that is not is shown and checked as U+FFFD (\uFFFD).';
+  }
+  editor.value = text;
+  selected = -1;
+  update();
+  ui.fileNote.textContent = note;
+}
+
 function schedule() {
   if (!pending) pending = requestAnimationFrame(update);
 }
@@ -195,6 +215,28 @@ async function loadFragment() {
 
 function wire() {
   for (const el of [editor.textarea, ui.agent, ui.urls]) el.addEventListener('input', schedule);
+  // Once edited, the file is no longer the one the note describes.
+  editor.textarea.addEventListener('input', () => { ui.fileNote.textContent = ''; });
+  // A file dragged anywhere onto the page, the editor included, is loaded into the editor
+  // instead of opened by the browser in the page's place, which would lose the form.
+  // Dragged text is left to the browser: dropped in a field, it is typed there.
+  const carriesFile = (event) => event.dataTransfer?.types.includes('Files');
+  document.addEventListener('dragover', (event) => {
+    if (!carriesFile(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    document.body.classList.add('dropping');
+  });
+  document.addEventListener('dragleave', (event) => {
+    if (!event.relatedTarget) document.body.classList.remove('dropping');
+  });
+  document.addEventListener('drop', (event) => {
+    if (!carriesFile(event)) return;
+    event.preventDefault();
+    document.body.classList.remove('dropping');
+    const [dropped] = event.dataTransfer.files;
+    if (dropped) loadFile(dropped);
+  });
   for (const el of document.querySelectorAll('input[name="profile"], #embargo')) {
     el.addEventListener('change', schedule);
   }
