@@ -489,6 +489,10 @@ fn a_utf16_file_is_named_as_one() {
         Code::NotUtf8,
     )[0];
     assert_eq!(d.message, "byte 0xE9 at offset 28 is not UTF-8");
+    // Placed at the octet, as its span is, not at the start of its line.
+    assert_eq!((d.line, d.column, d.span.clone()), (2, 15, 28..29));
+    let d = &found(b"\xE9", Profile::Rfc9309, Code::NotUtf8)[0];
+    assert_eq!((d.line, d.column, d.span.clone()), (1, 1, 0..1));
 }
 
 #[test]

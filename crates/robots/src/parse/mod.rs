@@ -234,7 +234,19 @@ impl Parser {
                 [0xFE, 0xFF, ..] if at == 0 => UTF16_BE,
                 _ => u32::from(data[at]),
             };
-            self.report(Code::NotUtf8, line, 0, at..at + 1, Quote::number(number));
+            // The column of the octet itself, where the span and an underline put it.
+            let column = at
+                - data[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n' || b == b'\r')
+                    .map_or(0, |p| p + 1);
+            self.report(
+                Code::NotUtf8,
+                line,
+                column,
+                at..at + 1,
+                Quote::number(number),
+            );
         }
         let start = data
             .iter()
