@@ -151,6 +151,24 @@ fn explain_takes_a_url_that_is_not_utf8_as_check_does() {
         (j["url"].as_str(), j["allowed"].as_bool()),
         (Some("/caf\\xE9"), Some(false))
     );
+    // Google's matcher takes the octet as given: the path shows it, as the URL does,
+    // not as U+FFFD.
+    let google = [
+        args("explain"),
+        ["--profile", "google"].map(OsString::from).to_vec(),
+    ];
+    let text = String::from_utf8(common::run(&google.concat(), "").stdout).unwrap();
+    assert!(
+        text.starts_with("url      /caf\\xE9\npath     /caf\\xE9\n"),
+        "{text}"
+    );
+    let json = [
+        &google[..],
+        &[["--format", "json"].map(OsString::from).to_vec()],
+    ]
+    .concat();
+    let j: Value = serde_json::from_slice(&common::run(&json.concat(), "").stdout).unwrap();
+    assert_eq!(j["path"], "/caf\\xE9");
 }
 
 #[test]

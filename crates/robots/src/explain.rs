@@ -62,7 +62,8 @@ pub struct Explanation<'r> {
     pub selection: Selection,
     /// The chosen groups, in file order.
     pub groups: Vec<Group<'r>>,
-    /// The path as rules saw it (after normalisation in the RFC 9309 profile).
+    /// The path as rules saw it (after normalisation in the RFC 9309 profile), octets
+    /// that are not UTF-8 replaced by U+FFFD; [`Robots::rule_path`] gives the octets.
     pub path: String,
     /// Every rule of the chosen groups that matched, in file order.
     pub matches: Vec<RuleMatch<'r>>,
@@ -116,6 +117,22 @@ impl Robots {
     /// [`Robots::check`]'s.
     pub fn explain(&self, agent: &Agent, url: &str) -> Explanation<'_> {
         self.explain_bytes(agent, url.as_bytes())
+    }
+
+    /// The path of `url` as the rules see it, as octets: [`Explanation::path`] without
+    /// its octets that are not UTF-8 replaced, which the Google profile matches as given
+    /// and the RFC 9309 profile percent-encodes.
+    ///
+    /// ```
+    /// use robots::{Options, Profile, Robots};
+    ///
+    /// let google = Robots::parse_with(b"", Options::new().profile(Profile::Google));
+    /// assert_eq!(google.rule_path(b"https://example.com/caf\xE9?q#top"), b"/caf\xE9?q");
+    /// assert_eq!(Robots::parse(b"").rule_path(b"/caf\xE9"), b"/caf%E9");
+    /// ```
+    pub fn rule_path(&self, url: &[u8]) -> Vec<u8> {
+        let mut bufs = crate::normalize::PathBufs::default();
+        crate::check::match_path(&self.behaviour, url, &mut bufs).to_vec()
     }
 
     /// [`Robots::explain`] for a URL given as bytes, as [`Robots::check_bytes`] takes it.

@@ -11,7 +11,7 @@ use robots::{Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Sel
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
-use crate::written::Patterns;
+use crate::written::{escaped, Patterns};
 use unicode_width::UnicodeWidthStr;
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
@@ -32,7 +32,8 @@ says why) and \"embargo_days\", in that order. A pattern's octets that are not U
 are written `\\xE9`, in text and JSON, as a URL's are.
 
 A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
-and shown with those octets as `\\xE9` (`/caf\\xE9`).
+and shown with those octets as `\\xE9` (`/caf\\xE9`), as is its path in the Google
+profile, which matches the octets as given.
 
 Exit status: 0 when the URL was explained (whatever the verdict), 2 on a usage error
 or an unreadable file.")]
@@ -59,7 +60,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let agent = args.engine.reading.agent(&args.engine.agent)?;
     let url = input::Url::new(args.url.as_encoded_bytes().to_vec());
     let explanation = robots.explain_bytes(&agent, &url.bytes);
-    let patterns = Patterns::new(&bytes, robots.options());
+    let shown = Shown {
+        url: &url.text,
+        // The engine's path is text; the Google profile matches a URL's octets as given.
+        path: escaped(&robots.rule_path(&url.bytes)).into_owned(),
+        patterns: Patterns::new(&bytes, robots.options()),
+    };
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
     let mut out = std::io::stdout().lock();
@@ -67,13 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::cmd::check::Format::Json => writeln!(
             out,
             "{}",
-            serde_json::to_string(&as_json(
-                &robots,
-                &agent,
-                &url.text,
-                &explanation,
-                &patterns
-            ))?
+            serde_json::to_string(&as_json(&robots, &agent, &shown, &explanation))?
         )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
@@ -84,9 +84,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 as_text(
                     robots.profile(),
                     &agent,
-                    &url.text,
+                    &shown,
                     &explanation,
-                    &patterns,
                     &source,
                     Style::new(args.color)
                 )
@@ -97,16 +96,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The URL, its path and the file's patterns as output shows them, octets that are not
+/// UTF-8 as `\xE9`.
+struct Shown<'a> {
+    url: &'a str,
+    path: String,
+    patterns: Patterns,
+}
+
 fn as_text(
     profile: Profile,
     agent: &Agent,
-    url: &str,
+    shown: &Shown<'_>,
     e: &Explanation<'_>,
-    patterns: &Patterns,
     source: &Source<'_>,
     style: Style,
 ) -> String {
     let v = &e.verdict;
+    let patterns = &shown.patterns;
     let honour = if agent.honours_embargo() {
         " (honours Archive-Embargo)"
     } else {
@@ -114,8 +121,8 @@ fn as_text(
     };
     // Each row a label and its value; a continuation row has no label.
     let mut rows: Vec<(&str, String)> = vec![
-        ("url", printable(url).into_owned()),
-        ("path", printable(&e.path).into_owned()),
+        ("url", printable(shown.url).into_owned()),
+        ("path", printable(&shown.path).into_owned()),
         ("agent", format!("{}{honour}", printable(agent.name()))),
         (
             "groups",
@@ -162,7 +169,7 @@ fn as_text(
                 style.dim(&format!("length {}", m.rule.specificity())),
             ),
         ));
-        if let Some(note) = index_html_note(profile, &e.path, m.rule, patterns.text(m.rule)) {
+        if let Some(note) = index_html_note(profile, &shown.path, m.rule, patterns.text(m.rule)) {
             rows.push(("", style.dim(&note)));
         }
     }
@@ -285,18 +292,18 @@ struct ExplanationJson<'a> {
 fn as_json<'a>(
     robots: &Robots,
     agent: &'a Agent,
-    url: &'a str,
+    shown: &'a Shown<'a>,
     e: &'a Explanation<'a>,
-    patterns: &'a Patterns,
 ) -> ExplanationJson<'a> {
+    let patterns = &shown.patterns;
     let groups = match e.selection {
         Selection::Named { groups } | Selection::Global { groups } => groups,
         Selection::None => 0,
     };
     let v = &e.verdict;
     ExplanationJson {
-        url,
-        path: &e.path,
+        url: shown.url,
+        path: &shown.path,
         agent: agent.name(),
         profile: robots.profile().name(),
         honours_embargo: agent.honours_embargo(),
