@@ -36,8 +36,7 @@ impl Fetcher {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use robots::{Options, Profile};
-    /// use robots_fetch::{Config, Error, Fetcher, TooManyRequests};
+    /// use robots_fetch::{Config, Error, Fetcher, Options, Profile, TooManyRequests};
     ///
     /// let config = Config::new("ExampleBot/1.0 (+https://example.com/bot)")
     ///     .options(Options::new().profile(Profile::Google))
@@ -69,8 +68,7 @@ impl Fetcher {
     ///
     /// ```
     /// # #[tokio::main] async fn main() {
-    /// use robots::{Agent, Options, Profile};
-    /// use robots_fetch::{Config, Error, Fetcher};
+    /// use robots_fetch::{Agent, Config, Error, Fetcher, Options, Profile};
     ///
     /// let google = Options::new().profile(Profile::Google);
     /// let fetcher = Fetcher::new(Config::new("ExampleBot/1.0").options(google)).unwrap();

@@ -6,13 +6,16 @@
 //! the cache while fresh, else over HTTP) and answers with a [`Decision`] (allowed,
 //! embargo, deciding line) and the [`Answer`] behind it (where the rules came from, the
 //! parsed [`robots::Robots`], Crawl-delay, sitemaps). The profile and parse limit are
-//! [`robots::Options`], given through [`Config::options`].
+//! [`Options`], given through [`Config::options`].
+//!
+//! The engine's types this API takes and gives ([`Agent`], [`Options`], [`Profile`],
+//! [`Embargo`], [`EmbargoPeriod`], [`RuleKind`]) are re-exported here, and the engine
+//! itself as [`robots`], so a crawler needs no second dependency to name them.
 //!
 //! ```no_run
 //! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
 //! use std::time::Duration;
-//! use robots::Agent;
-//! use robots_fetch::{Config, Fetcher, Pacer};
+//! use robots_fetch::{Agent, Config, Fetcher, Pacer};
 //!
 //! let fetcher = Fetcher::new(Config::new("ExampleBot/1.0 (+https://example.com/bot)"))?;
 //! let agent = Agent::new("ExampleBot").unwrap().honouring_embargo();
@@ -77,6 +80,9 @@ mod origin;
 mod outcome;
 mod pacer;
 mod resolve;
+
+pub use robots;
+pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, RuleKind};
 
 pub use answer::{Answer, BodySize, DecidingRule, Decision};
 pub use cache::{CacheLimits, CacheStats};

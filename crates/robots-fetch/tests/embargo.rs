@@ -7,8 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::{config, Reply, Server};
-use robots::{Agent, EmbargoPeriod, Options, Profile};
-use robots_fetch::{Clock, Error, Fetcher, ManualClock};
+// The engine's types through robots-fetch's re-exports, as a crawler depending on
+// robots-fetch alone names them.
+use robots_fetch::{Agent, Clock, EmbargoPeriod, Error, Fetcher, ManualClock, Options, Profile};
 
 const FILE: &str = "User-agent: *\nArchive-Embargo: m\nEmbargo-Allow: /news/\nDisallow: /\n";
 
