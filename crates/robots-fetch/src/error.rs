@@ -1,6 +1,6 @@
 //! What can go wrong before any request is made: a URL that names no robots.txt, a
-//! client that cannot be built, or an agent the profile cannot serve. Network trouble is
-//! never an error: it is an outcome.
+//! client that cannot be built, an agent the engine refuses or the profile cannot serve.
+//! Network trouble is never an error: it is an outcome.
 
 /// A request that cannot be asked. Failures of the site itself (statuses, timeouts,
 /// DNS) are not errors but answers: see [`crate::Source`].
@@ -49,4 +49,10 @@ pub enum Error {
         /// The agent's name as given.
         agent: String,
     },
+    /// The engine refused a setting: the crawler's name ([`Agent::new`](crate::Agent::new),
+    /// [`Agent::from_user_agent`](crate::Agent::from_user_agent)) or a parse option
+    /// ([`Options::max_bytes`](crate::Options::max_bytes)). Converts with `?`, so one
+    /// error type covers setting a crawler up; the message is the engine's.
+    #[error(transparent)]
+    Engine(#[from] robots::Error),
 }

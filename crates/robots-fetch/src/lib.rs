@@ -18,7 +18,7 @@
 //! use robots_fetch::{Agent, Config, Fetcher, Pacer};
 //!
 //! let fetcher = Fetcher::new(Config::new("ExampleBot/1.0 (+https://example.com/bot)"))?;
-//! let agent = Agent::new("ExampleBot").unwrap().honouring_embargo();
+//! let agent = Agent::new("ExampleBot")?.honouring_embargo();
 //!
 //! // Fetches https://example.com/robots.txt, then decides.
 //! let (decision, answer) = fetcher.decide(&agent, "https://example.com/news/today").await?;

@@ -75,3 +75,25 @@ const _: () = {
     send_sync::<robots_fetch::Pacer>();
     send_sync::<robots_fetch::Error>();
 };
+
+/// Setting a crawler up has one error type: the engine's refusal of a name converts with
+/// `?` and keeps its message, which says what to give instead.
+#[test]
+fn an_agent_the_engine_refuses_is_a_fetch_error_with_the_engines_message() {
+    fn set_up(name: &str) -> Result<Agent, robots_fetch::Error> {
+        Ok(Agent::new(name)?)
+    }
+    let err = set_up("ExampleBot/1.0").unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            robots_fetch::Error::Engine(robots::Error::InvalidAgent { character: '/', .. })
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("use Agent::from_user_agent"),
+        "{err}"
+    );
+    assert_eq!(set_up("ExampleBot").unwrap().token(), "ExampleBot");
+}
