@@ -1,6 +1,7 @@
 //! The answer to "may I fetch this URL, and under what embargo?": the rules for an origin,
 //! where they came from, how fresh they are, and the owned decision for one URL.
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -159,6 +160,9 @@ impl Decision {
 
 /// A rule of the file, copied out of it. More may be told about the rule later, so the
 /// struct is not exhaustive.
+///
+/// Displays as `robots check` names a deciding line, `line 2: Disallow: /private/`,
+/// ready for a crawler's log.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct DecidingRule {
@@ -168,4 +172,44 @@ pub struct DecidingRule {
     pub pattern: String,
     /// The 1-based line of the rule in the robots.txt.
     pub line: u32,
+}
+
+impl fmt::Display for DecidingRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}: {}: {}",
+            self.line,
+            self.kind.directive(),
+            self.pattern
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use robots::Robots;
+
+    fn answer(file: &str) -> Answer {
+        Answer {
+            origin: Origin::of("https://example.com/").unwrap(),
+            source: Source::Fetched,
+            rules: Arc::new(Rules::Parsed(Box::new(Robots::parse(file.as_bytes())))),
+            chain: Arc::from([]),
+            freshness: None,
+            body: None,
+            profile: Profile::Rfc9309,
+        }
+    }
+
+    #[test]
+    fn a_deciding_rule_displays_as_its_line_directive_and_pattern() {
+        let answer = answer("User-agent: *\nDisallow: /private/\nallow: /private/open\n");
+        let bot = Agent::new("ExampleBot").unwrap();
+        let shown = |url: &str| answer.decide(&bot, url).decided_by().unwrap().to_string();
+        assert_eq!(shown("/private/x"), "line 2: Disallow: /private/");
+        // The directive as robots.txt usually writes it, whatever the file's case.
+        assert_eq!(shown("/private/open"), "line 3: Allow: /private/open");
+    }
 }

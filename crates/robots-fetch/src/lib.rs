@@ -24,7 +24,7 @@
 //! let (decision, answer) = fetcher.decide(&agent, "https://example.com/news/today").await?;
 //! println!("{}: allowed={} embargo={:?}", answer.source(), decision.allowed(), decision.embargo());
 //! if let Some(rule) = decision.decided_by() {
-//!     println!("decided by line {}: {:?} {}", rule.line, rule.kind, rule.pattern);
+//!     println!("decided by {rule}"); // decided by line 2: Disallow: /private/
 //! }
 //!
 //! // The next URL of the origin is answered from the cache, without a request.
