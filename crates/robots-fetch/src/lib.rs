@@ -64,6 +64,19 @@
 //!
 //! # Politeness
 //! [`Pacer`] spaces requests to one origin by the group's Crawl-delay, capped.
+//!
+//! # A whole crawler
+//! The example `polite_crawler` (`examples/polite_crawler/`) is a breadth-first crawler
+//! of one site in under 300 lines: it asks [`Fetcher::decide`] before every request,
+//! waits on a [`Pacer`], follows `href="…"` links and the robots.txt's Sitemaps
+//! ([`Answer::sitemaps`]), and prints each URL as fetched, skipped (with the deciding
+//! line) or embargoed until a date (with `--embargo`, for an agent honouring
+//! Archive-Embargo). Run it against a site:
+//!
+//! ```text
+//! cargo run -p robots-fetch --example polite_crawler -- http://127.0.0.1:8000/ ExampleBot
+//! cargo run -p robots-fetch --example polite_crawler -- https://example.com/ ExampleArchiver --embargo --pages 20
+//! ```
 
 #![warn(missing_docs)]
 
