@@ -10,7 +10,8 @@
 //!
 //! The engine's types this API takes and gives ([`Agent`], [`Options`], [`Profile`],
 //! [`Embargo`], [`EmbargoPeriod`], [`RuleKind`]) are re-exported here, and the engine
-//! itself as [`robots`], so a crawler needs no second dependency to name them.
+//! itself as [`robots`], as is the URL type of [`Origin::from_url`] and [`Hop::url`]
+//! ([`Url`]), so a crawler needs no second dependency to name them.
 //!
 //! ```no_run
 //! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
@@ -96,6 +97,7 @@ mod resolve;
 
 pub use robots;
 pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, RuleKind};
+pub use url::Url;
 
 pub use answer::{Answer, BodySize, DecidingRule, Decision};
 pub use cache::{CacheLimits, CacheStats};

@@ -63,7 +63,15 @@ impl Origin {
         Origin::from_url(&parsed)
     }
 
-    /// The origin of a parsed URL.
+    /// The origin of a parsed URL, for a crawler that holds its URLs parsed.
+    ///
+    /// ```
+    /// use robots_fetch::{Origin, Url};
+    /// let page = Url::parse("https://example.com/a/b.html")?;
+    /// let link = page.join("../c.html")?;
+    /// assert_eq!(Origin::from_url(&link)?, Origin::from_url(&page)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_url(url: &Url) -> Result<Origin, Error> {
         let scheme = match url.scheme() {
             "http" => Scheme::Http,

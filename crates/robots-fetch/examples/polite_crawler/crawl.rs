@@ -9,8 +9,7 @@ use std::fmt;
 use std::time::SystemTime;
 
 use anyhow::Context;
-use robots_fetch::{Agent, DecidingRule, Fetcher, Origin, Pacer};
-use url::Url;
+use robots_fetch::{Agent, DecidingRule, Fetcher, Origin, Pacer, Url};
 
 /// What the crawler did with one URL: one line of its output.
 #[derive(Debug)]
