@@ -177,6 +177,7 @@ fn same_origin(origin: &Origin, base: &Url, link: &str) -> Option<Url> {
     (Origin::from_url(&url).ok()? == *origin).then_some(url)
 }
 
+/// Queues `link`, resolved against `base`, unless it leaves the origin or was seen before.
 fn enqueue(
     origin: &Origin,
     base: &Url,
