@@ -151,11 +151,6 @@ impl Decision {
     pub fn decided_by(&self) -> Option<&DecidingRule> {
         self.rule.as_ref()
     }
-
-    /// The same as [`Decision::decided_by`].
-    pub fn rule(&self) -> Option<&DecidingRule> {
-        self.rule.as_ref()
-    }
 }
 
 /// A rule of the file, copied out of it. More may be told about the rule later, so the

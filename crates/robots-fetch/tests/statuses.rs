@@ -43,11 +43,11 @@ async fn status_200_is_parsed() {
         .unwrap();
     assert_eq!(answer.source(), &Source::Fetched);
     assert!(!decision.allowed());
-    assert_eq!(decision.rule().unwrap().line, 2);
-    assert_eq!(decision.rule().unwrap().pattern, "/private");
+    assert_eq!(decision.decided_by().unwrap().line, 2);
+    assert_eq!(decision.decided_by().unwrap().pattern, "/private");
     assert_eq!(
         decision.decided_by(),
-        decision.rule(),
+        decision.decided_by(),
         "named as the engine names it"
     );
     assert!(allowed(&answer, "/public"));
@@ -271,7 +271,7 @@ async fn unreachable_status(status: u16) {
     );
     assert!(matches!(answer.rules(), Rules::DisallowAll));
     assert!(!allowed(&answer, "/public"));
-    assert!(answer.decide(&agent(), "/").rule().is_none());
+    assert!(answer.decide(&agent(), "/").decided_by().is_none());
     // Disallow all stops short of the robots.txt itself (RFC 9309 §2.2.2).
     assert!(allowed(&answer, "/robots.txt"));
     assert!(allowed(&answer, &server.url("/robots.txt")));
