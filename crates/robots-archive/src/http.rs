@@ -13,9 +13,11 @@ const MAX_LINE: usize = 64 * 1024;
 /// Most fields accepted in a captured response head.
 const MAX_FIELDS: usize = 512;
 
-/// A captured response's status and header fields.
+/// A captured response's status and header fields, as [`ResponseHead::read`] reads them
+/// from the block of a WARC `response` record (see [`crate::warc::Reader`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseHead {
+    /// The status code, from 100 to 599.
     pub status: u16,
     /// The status line as captured (`HTTP/1.1 200 OK`), its reason phrase in whatever
     /// octets the server sent.

@@ -162,6 +162,7 @@ use robots::Agent;
 pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
+pub use http::{HeaderFields, ResponseHead};
 pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
 pub use ingest::IngestReport;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
