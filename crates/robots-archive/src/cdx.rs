@@ -320,9 +320,105 @@ fn percent_decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn parse(query: &str) -> Result<CdxQuery, CdxProblem> {
         CdxQuery::parse(query)
+    }
+
+    /// `text` with every octet but letters and digits percent-encoded.
+    fn encoded(text: &str) -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+
+    fn match_type() -> impl Strategy<Value = MatchType> {
+        prop_oneof![
+            Just(MatchType::Exact),
+            Just(MatchType::Prefix),
+            Just(MatchType::Host),
+            Just(MatchType::Domain),
+        ]
+    }
+
+    /// A prefix of 4 to 14 digits of an instant in the years 0000 to 9999.
+    fn stamp() -> impl Strategy<Value = String> {
+        (-62_167_219_200i64..=253_402_300_799, 4usize..=14)
+            .prop_map(|(secs, len)| Timestamp::from_unix(secs).fourteen_digits()[..len].to_owned())
+    }
+
+    proptest! {
+        /// A query built from its parts, in any order, plain or percent-encoded, with a
+        /// match type given by name or by pywb's shorthand, reads as those parts.
+        #[test]
+        fn a_query_reads_as_the_parts_it_was_built_from(
+            scheme in prop_oneof![Just(""), Just("http://"), Just("https://")],
+            host in "[a-z]{1,8}\\.(test|com)",
+            path in "(/[a-zA-Z0-9._~-]{0,6}){0,3}",
+            match_type in match_type(),
+            shorthand in any::<bool>(),
+            from in proptest::option::of(stamp()),
+            to in proptest::option::of(stamp()),
+            limit in proptest::option::of(any::<u32>()),
+            output in prop_oneof![Just(None), Just(Some("text")), Just(Some("json"))],
+            encode in any::<bool>(),
+            turn in any::<proptest::sample::Index>(),
+        ) {
+            let url = format!("{scheme}{host}{path}");
+            let value = |v: &str| if encode { encoded(v) } else { v.to_owned() };
+            let mut params = Vec::new();
+            match (match_type, shorthand) {
+                (MatchType::Prefix, true) => params.push(format!("url={}*", value(&url))),
+                (MatchType::Domain, true) if scheme.is_empty() => {
+                    params.push(format!("url=*.{}", value(&url)))
+                }
+                _ => {
+                    params.push(format!("url={}", value(&url)));
+                    params.push(format!("matchType={}", match_type.as_str()));
+                }
+            }
+            params.extend(from.as_ref().map(|f| format!("from={f}")));
+            params.extend(to.as_ref().map(|t| format!("to={t}")));
+            params.extend(limit.map(|l| format!("limit={l}")));
+            params.extend(output.map(|o| format!("output={o}")));
+            let turn = turn.index(params.len());
+            params.rotate_left(turn);
+            let query = params.join("&");
+
+            let read = parse(&query).map_err(|e| TestCaseError::fail(format!("{query}: {e}")))?;
+            let scheme = if scheme.is_empty() { "http://" } else { scheme };
+            prop_assert_eq!(read.url, format!("{scheme}{host}{path}"), "{}", query);
+            prop_assert_eq!(read.match_type, match_type);
+            prop_assert_eq!(read.from, from.map(|f| Timestamp::parse_14_digits(&f).unwrap()));
+            prop_assert_eq!(read.to, to.map(|t| Timestamp::parse_14_digits_end(&t).unwrap()));
+            prop_assert_eq!(read.json, output == Some("json"));
+            prop_assert_eq!(read.limit, limit.map_or(DEFAULT_LIMIT, |l| l.min(DEFAULT_LIMIT)));
+        }
+
+        /// Any query string: a query, or a problem naming what to change; a parameter
+        /// refused as unsupported is not one of those supported.
+        #[test]
+        fn any_query_string_reads_or_names_its_problem(
+            query in "((url|from|to|limit|output|matchType|fl|[a-z%+]{0,4})(=[a-zA-Z0-9*%+./:]{0,12})?&?){0,5}"
+        ) {
+            match parse(&query) {
+                Ok(q) => {
+                    prop_assert!(q.limit <= DEFAULT_LIMIT);
+                    prop_assert!(q.url.starts_with("http://") || q.url.starts_with("https://"));
+                }
+                Err(CdxProblem::Unsupported { name }) => {
+                    prop_assert!(!PARAMETERS.contains(&name.as_str()), "{}", name)
+                }
+                Err(CdxProblem::Repeated { name }) => {
+                    prop_assert!(PARAMETERS.contains(&name.as_str()), "{}", name)
+                }
+                Err(other) => prop_assert!(!other.to_string().is_empty()),
+            }
+        }
     }
 
     #[test]

@@ -435,6 +435,44 @@ mod tests {
             }
         }
 
+        /// An instant written in local time with any zone offset (and a fraction, which
+        /// is dropped) reads as that instant.
+        #[test]
+        fn zone_offsets_are_undone(
+            secs in four_digit_years(),
+            offset in -(23 * 60 + 59)..=(23i64 * 60 + 59),
+            fraction in proptest::option::of("[0-9]{1,9}"),
+        ) {
+            let t = Timestamp::from_unix(secs);
+            let local = t.plus_secs(offset * 60).rfc3339();
+            prop_assume!(local.len() == 20, "a local time in a four-digit year");
+            let sign = if offset < 0 { '-' } else { '+' };
+            let (h, m) = (offset.abs() / 60, offset.abs() % 60);
+            let fraction = fraction.map_or(String::new(), |f| format!(".{f}"));
+            let text = format!("{}{fraction}{sign}{h:02}:{m:02}", &local[..19]);
+            prop_assert_eq!(Timestamp::parse_rfc3339(&text).unwrap(), t, "{}", text);
+        }
+
+        /// A Wayback prefix of an instant's 14 digits names a period holding it: its
+        /// start and its end are instants whose digits start with the prefix, the
+        /// earliest and the latest such.
+        #[test]
+        fn a_wayback_prefix_names_the_period_around_its_instants(
+            secs in four_digit_years(),
+            len in 4usize..=14,
+        ) {
+            let t = Timestamp::from_unix(secs);
+            let digits = t.fourteen_digits();
+            let prefix = &digits[..len];
+            let start = Timestamp::parse_14_digits(prefix).unwrap();
+            let end = Timestamp::parse_14_digits_end(prefix).unwrap();
+            prop_assert!(start <= t && t <= end, "{} in {}..={}", t, start, end);
+            prop_assert!(start.fourteen_digits().starts_with(prefix));
+            prop_assert!(end.fourteen_digits().starts_with(prefix));
+            prop_assert!(!start.plus_secs(-1).fourteen_digits().starts_with(prefix));
+            prop_assert!(!end.plus_secs(1).fourteen_digits().starts_with(prefix));
+        }
+
         /// Any text: an instant or an error naming what was expected; never a panic.
         #[test]
         fn any_text_is_an_instant_or_an_error(text in "[0-9T:Z.+-]{0,30}|\\PC{0,30}") {
