@@ -443,6 +443,20 @@ mod tests {
     }
 
     #[test]
+    fn the_url_a_query_reads_reads_back_the_same() {
+        // `url=/a` was read as `http:///a`, which asked for again was `http://a`.
+        for (given, read) in [
+            ("url=/a", "http://a"),
+            ("url=%2F%2Fx.test%2Fa", "http://x.test/a"),
+            ("url=HTTPS://x.test/", "https://x.test/"),
+        ] {
+            let q = parse(given).unwrap();
+            assert_eq!(q.url, read, "{given}");
+            assert_eq!(parse(&format!("url={}", q.url)).unwrap(), q, "{given}");
+        }
+    }
+
+    #[test]
     fn from_and_to_cover_the_periods_they_name() {
         let q = parse("url=x.test&from=2021&to=202102").unwrap();
         assert_eq!(

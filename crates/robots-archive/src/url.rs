@@ -45,15 +45,21 @@ pub fn surt(url: &str) -> String {
     key
 }
 
-/// Accepts `http://…`, `https://…`, the `http:/…` some clients collapse `//` into, and a
-/// bare `example.com/…` (read as http).
+/// Accepts `http://…` and `https://…` (the scheme in any case, RFC 3986 §3.1), the
+/// `http:/…` some clients collapse `//` into, a scheme-relative `//example.com/…` and a
+/// bare `example.com/…` (both read as http). A URL it returns is returned unchanged, so
+/// a URL a listing shows, asked for again, is the same URL.
 pub fn normalise_url(url: &str) -> String {
     for scheme in ["http", "https"] {
-        if let Some(rest) = url.strip_prefix(scheme).and_then(|r| r.strip_prefix(":/")) {
+        let rest = url
+            .get(..scheme.len())
+            .filter(|given| given.eq_ignore_ascii_case(scheme))
+            .and_then(|_| url[scheme.len()..].strip_prefix(":/"));
+        if let Some(rest) = rest {
             return format!("{scheme}://{}", rest.trim_start_matches('/'));
         }
     }
-    format!("http://{url}")
+    format!("http://{}", url.trim_start_matches('/'))
 }
 
 /// `text` with the octets a URL may not hold raw (controls, space, DEL, and octets of
@@ -126,6 +132,23 @@ mod tests {
         assert_eq!(normalise_url("http://x/a"), "http://x/a");
         assert_eq!(normalise_url("https:/x/a"), "https://x/a");
         assert_eq!(normalise_url("x/a"), "http://x/a");
+    }
+
+    #[test]
+    fn upper_case_schemes_and_scheme_relative_urls_name_their_host() {
+        assert_eq!(normalise_url("HTTPS://X.test/a"), "https://X.test/a");
+        assert_eq!(normalise_url("Http:/x.test/a"), "http://x.test/a");
+        assert_eq!(normalise_url("//x.test/a"), "http://x.test/a");
+        assert_eq!(
+            surt(&normalise_url("HTTP://WWW.X.test/a")),
+            surt("http://x.test/a")
+        );
+        // Read again, a normalised URL is the same URL (`/x` was `http:///x`, then
+        // `http://x`).
+        for url in ["/x", "///x", "http:///x", "HTTP://x", "x", "https:/x", "é/"] {
+            let once = normalise_url(url);
+            assert_eq!(normalise_url(&once), once, "{url}");
+        }
     }
 
     #[test]
