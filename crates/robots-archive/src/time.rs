@@ -151,11 +151,12 @@ impl From<SystemTime> for Timestamp {
     fn from(t: SystemTime) -> Timestamp {
         match t.duration_since(UNIX_EPOCH) {
             Ok(d) => Timestamp(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
-            // Before 1970: round towards the past so that ordering is kept.
+            // Before 1970: round towards the past so that ordering is kept, down to
+            // i64::MIN itself (2^63 seconds before, whose negation no i64 holds).
             Err(e) => {
                 let d = e.duration();
-                let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-                Timestamp(-secs - i64::from(d.subsec_nanos() > 0))
+                let secs = 0i64.checked_sub_unsigned(d.as_secs()).unwrap_or(i64::MIN);
+                Timestamp(secs.saturating_sub(i64::from(d.subsec_nanos() > 0)))
             }
         }
     }
@@ -413,6 +414,20 @@ mod tests {
                 assert_eq!(Timestamp::from(http), t);
             }
         }
+    }
+
+    #[test]
+    fn system_times_convert_both_ways_to_the_extremes() {
+        for secs in [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX] {
+            let t = Timestamp::from_unix(secs);
+            assert_eq!(Timestamp::from(SystemTime::from(t)), t, "{secs}");
+        }
+        let before = UNIX_EPOCH - Duration::from_millis(1500);
+        assert_eq!(
+            Timestamp::from(before).unix(),
+            -2,
+            "rounded towards the past"
+        );
     }
 
     /// Instants in the years 0000 to 9999, which four-digit years can write.
