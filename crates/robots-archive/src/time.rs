@@ -41,12 +41,15 @@ impl Timestamp {
     /// or any coarser W3C-DTF form WARC-Date may take (WARC 1.1 §5.4): to the minute
     /// (`2026-01-31T12:00Z`), or a date alone (`2026-01-31`, `2026-01`, `2026`), which
     /// means its first instant in UTC. A fraction of a second is dropped. It reads
-    /// WARC-Date and the CLI's `--at` alike, so both take the same forms.
+    /// WARC-Date and the CLI's `--at` alike, so both take the same forms. An instant
+    /// outside the years 0000 to 9999 in UTC (`0000-01-01T00:00+01:00`) is refused: the
+    /// archive could not write it back as a WARC-Date or a Wayback stamp.
     pub fn parse_rfc3339(text: &str) -> Result<Timestamp, Error> {
         parse_w3c_dtf(text.trim()).ok_or_else(|| Error::BadTime {
             value: text.to_owned(),
             expected: "an RFC 3339 date-time such as 2026-01-31T12:00:00Z, or a W3C-DTF date \
-                       such as 2026-01-31 (its first instant in UTC)",
+                       such as 2026-01-31 (its first instant in UTC), in the years 0000 to \
+                       9999 once in UTC",
         })
     }
 
@@ -227,7 +230,9 @@ fn parse_w3c_dtf(text: &str) -> Option<Timestamp> {
         _ => return None,
     };
     let local = from_parts(year, month, day, hour, minute, second)?;
-    Some(Timestamp(local.0 - offset))
+    let utc = local.0 - offset;
+    let writable = days_from_civil(0, 1, 1) * DAY..days_from_civil(10_000, 1, 1) * DAY;
+    writable.contains(&utc).then_some(Timestamp(utc))
 }
 
 /// Takes exactly `width` ASCII digits from the front of `s` as a number.
@@ -326,6 +331,8 @@ mod tests {
             "2020-02-01T00:00:00Z"
         );
         assert_eq!(read(" 2020-02-01 "), "2020-02-01T00:00:00Z");
+        assert_eq!(read("0000-01-01T00:00:00-01:00"), "0000-01-01T01:00:00Z");
+        assert_eq!(read("9999-12-31T23:59:59Z"), "9999-12-31T23:59:59Z");
     }
 
     #[test]
@@ -358,6 +365,9 @@ mod tests {
             "+2026",
             "2026-01-01T24:00Z",
             "2026-01-01T00:60Z",
+            // In UTC, the years -1 and 10000, which RFC 3339 and 14 digits cannot write.
+            "0000-01-01T00:00:00+01:00",
+            "9999-12-31T23:30-00:31",
         ] {
             assert!(Timestamp::parse_rfc3339(bad).is_err(), "{bad}");
         }
