@@ -187,15 +187,22 @@ impl ResponseHead {
 }
 
 /// The status code of an HTTP/x status line, if it is one, with a code from 100 to 599.
+/// Its words are split on the white space RFC 9112 §4 lets a recipient read as SP, white
+/// space before the version ignored, as it also allows; no other octet separates them
+/// (a UTF-8 no-break space is not white space in HTTP).
 fn status_of(line: &[u8]) -> Option<u16> {
-    let text = String::from_utf8_lossy(line);
-    let mut parts = text.split_whitespace();
-    parts.next().filter(|v| v.starts_with("HTTP/"))?;
-    parts
+    let mut words = line.split(|&b| is_http_space(b)).filter(|w| !w.is_empty());
+    words.next().filter(|v| v.starts_with(b"HTTP/"))?;
+    let code = words
         .next()
-        .filter(|s| s.len() == 3)
-        .and_then(|s| s.parse::<u16>().ok())
-        .filter(|s| (100..=599).contains(s))
+        .filter(|c| c.len() == 3 && c.iter().all(u8::is_ascii_digit))?;
+    let code = code.iter().fold(0, |n, d| n * 10 + u16::from(d - b'0'));
+    (100..=599).contains(&code).then_some(code)
+}
+
+/// SP, HTAB, VT, FF and bare CR: the white space of a status line (RFC 9112 §4).
+fn is_http_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | 0x0B | 0x0C | b'\r')
 }
 
 fn eof_is_none<T>(e: io::Error) -> io::Result<Option<T>> {
@@ -312,6 +319,23 @@ mod tests {
     }
 
     #[test]
+    fn status_lines_split_on_http_white_space_only() {
+        let status = |line: &[u8]| {
+            let block = [line, b"\r\n\r\n"].concat();
+            ResponseHead::read(&mut &block[..])
+                .unwrap()
+                .map(|h| h.status)
+        };
+        // RFC 9112 §4: SP, HTAB, VT, FF or bare CR between words, any before the version.
+        assert_eq!(status(b"\x0c HTTP/1.1\x0b404\tNot Found"), Some(404));
+        assert_eq!(status(b"HTTP/1.1\r200\rOK"), Some(200));
+        // A no-break space (U+00A0 in UTF-8) or an ideographic space is not HTTP's.
+        assert_eq!(status(b"HTTP/1.1\xC2\xA0200 OK"), None);
+        assert_eq!(status("HTTP/1.1\u{3000}200 OK".as_bytes()), None);
+        assert_eq!(status(b"HTTP/1.1 +20 OK"), None);
+    }
+
+    #[test]
     fn a_304_updates_the_stored_head_but_not_its_payload_framing() {
         let read = |text: &[u8]| ResponseHead::read(&mut &text[..]).unwrap().unwrap();
         let stored = read(
@@ -418,13 +442,17 @@ mod tests {
             prop_assert!(again.is_empty());
         }
 
-        /// Any bytes: a head with a valid status, or none; never a panic.
+        /// Any bytes: a head with a valid status, on a line whose first word (white space
+        /// before it ignored, RFC 9112 §4) is an HTTP version, or none; never a panic.
         #[test]
         fn any_bytes_give_a_head_or_none(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
             let mut input = &bytes[..];
             if let Some(head) = ResponseHead::read(&mut input).unwrap() {
                 prop_assert!((100..=599).contains(&head.status));
-                prop_assert!(head.status_line.starts_with(b"HTTP/"));
+                let code = head.status.to_string();
+                let mut words = head.status_line.split(|&b| is_http_space(b)).filter(|w| !w.is_empty());
+                prop_assert!(words.next().is_some_and(|v| v.starts_with(b"HTTP/")));
+                prop_assert_eq!(words.next(), Some(code.as_bytes()));
             }
         }
 
