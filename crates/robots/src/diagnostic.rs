@@ -81,7 +81,7 @@ codes! {
     PatternStart = "pattern-start", Warning, "A pattern that starts with neither `/` nor `*`, so it matches no path.";
     DollarInside = "dollar-inside", Info, "A `$` that is not at the end of its pattern, so it is a literal `$`.";
     InvalidEmbargo = "invalid-embargo", Error, "An Archive-Embargo value other than w, m or q; the line is ignored.";
-    ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one group; the longest applies.";
+    ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one crawler's groups; the longest applies.";
     EmbargoAllowWithoutEmbargo = "embargo-allow-without-embargo", Error, "Embargo-Allow in a group with no valid Archive-Embargo, so it is ignored.";
     IndexingRule = "indexing-rule", Warning, "A Noindex, Nofollow or Noarchive line, which no major crawler reads in robots.txt: Google stopped in 2019.";
     InvalidCrawlDelay = "invalid-crawl-delay", Error, "A Crawl-delay that is not a non-negative number of seconds.";

@@ -301,10 +301,10 @@ impl Robots {
             ),
             Code::ConflictingEmbargo => made(
                 format!(
-                    "this group already has another Archive-Embargo; the longest, `{}`, applies",
+                    "another Archive-Embargo applies to this group's crawlers, in this group or one merged with it; the longest, `{}`, applies",
                     char::from_u32(quote.number).unwrap_or('?')
                 ),
-                Some("keep one Archive-Embargo line per group".into()),
+                Some("keep one Archive-Embargo value per crawler".into()),
             ),
             Code::EmbargoAllowWithoutEmbargo => fixed(
                 "Embargo-Allow is ignored: its group has no valid Archive-Embargo",

@@ -121,6 +121,29 @@ fn merged_groups_take_the_longest_embargo() {
     assert_eq!(robots.group_for(&plain("bot")).embargo(), None);
 }
 
+/// DESIGN.md: several valid values in the merged group, the longest applies and is
+/// reported; groups naming one crawler are merged (RFC 9309 §2.2.1), so values written
+/// in two of them conflict as two in one group do. Another crawler's value does not.
+#[test]
+fn values_in_merged_groups_are_reported_with_the_one_that_applies() {
+    let file = b"User-agent: bot\nArchive-Embargo: w\n\nUser-agent: other\nArchive-Embargo: m\n\nUSER-AGENT: Bot\nArchive-Embargo: q\n";
+    let robots = Robots::parse(file);
+    let conflicts: Vec<_> = robots
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == Code::ConflictingEmbargo)
+        .map(|d| (d.line, d.message.clone()))
+        .collect();
+    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
+    assert_eq!(conflicts[0].0, 8);
+    assert!(conflicts[0].1.contains("`q`"), "{}", conflicts[0].1);
+    let same = b"User-agent: bot\nArchive-Embargo: w\n\nUser-agent: bot\nArchive-Embargo: w\n\nUser-agent: *\nArchive-Embargo: q\n";
+    assert!(!Robots::parse(same)
+        .diagnostics()
+        .iter()
+        .any(|d| d.code == Code::ConflictingEmbargo));
+}
+
 #[test]
 fn the_longest_embargo_counts_however_many_groups_are_merged() {
     let mut file = "User-agent: bot\nArchive-Embargo: w\n\n".repeat(11);

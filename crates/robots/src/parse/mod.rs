@@ -6,9 +6,11 @@ use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
 use crate::finding::{Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
-use crate::robots::{Site, Span};
+use crate::robots::{AgentLine, Site, Span};
 use crate::scan::Marks;
+use crate::EmbargoPeriod;
 use crate::{Options, Robots, RuleKind};
+use std::collections::HashMap;
 
 mod agents;
 mod rank;
@@ -38,6 +40,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
         blank_after_agent: false,
         utf8: false,
         embargo_allows: scratch.embargo_allows,
+        embargoes: Vec::new(),
         texts: scratch.texts,
         order: scratch.order,
         marks: Vec::new(),
@@ -126,6 +129,10 @@ struct Parser {
     /// Each Embargo-Allow line's group, line and site: whether its group has an embargo
     /// is known only at the end.
     embargo_allows: Vec<(u32, u32, Site)>,
+    /// Each group's first valid Archive-Embargo line: its group, line, column and value,
+    /// to report values that conflict across groups merged for one crawler. Empty, and
+    /// never allocated, in the many files without one.
+    embargoes: Vec<(u32, u32, usize, std::ops::Range<usize>)>,
     texts: GroupTexts,
     order: rank::RankOrder,
     /// The marks of the body's blocks (see [`Lines`]), kept for the thread's next parse.
@@ -354,6 +361,7 @@ impl Parser {
             );
         }
         self.embargo_allows = embargo_allows;
+        self.merged_embargo_conflicts();
         self.robots.findings.sort_by_key(|d| (d.line, d.column));
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
@@ -365,6 +373,60 @@ impl Parser {
         // Parsed files are often held by the thousand (a crawler's cache): each keeps
         // only what it uses.
         scratch::Scratch::keep(self)
+    }
+}
+
+impl Parser {
+    /// Reports a group's Archive-Embargo whose period differs from that of an earlier
+    /// group merged with it for some crawler (RFC 9309 §2.2.1): DESIGN.md asks that
+    /// several valid values in the merged group be reported, with the longest, which
+    /// applies. Conflicts within one group were reported line by line.
+    fn merged_embargo_conflicts(&mut self) {
+        let firsts = std::mem::take(&mut self.embargoes);
+        if firsts.len() < 2 {
+            return;
+        }
+        let robots = &self.robots;
+        let crawler = |agent: &AgentLine| {
+            if agent.global() {
+                b"*".to_vec()
+            } else {
+                robots.text(agent.token()).to_ascii_lowercase()
+            }
+        };
+        let period = |group: u32| robots.groups[group as usize].embargo;
+        let agents = |group: u32| robots.agents_of(&robots.groups[group as usize]);
+        // The period each crawler gets, the longest of its groups'.
+        let mut longest: HashMap<Vec<u8>, EmbargoPeriod> = HashMap::new();
+        for &(group, ..) in &firsts {
+            let Some(p) = period(group) else { continue };
+            for agent in agents(group) {
+                let kept = longest.entry(crawler(agent)).or_insert(p);
+                *kept = (*kept).max(p);
+            }
+        }
+        // The periods each crawler's groups gave so far, in file order.
+        let mut seen: HashMap<Vec<u8>, Vec<EmbargoPeriod>> = HashMap::new();
+        let mut conflicts = Vec::new();
+        for (group, line, column, span) in firsts {
+            let Some(p) = period(group) else { continue };
+            let mut kept = None;
+            for agent in agents(group) {
+                let name = crawler(agent);
+                let periods = seen.entry(name.clone()).or_default();
+                if periods.iter().any(|&q| q != p) {
+                    kept = kept.max(longest.get(&name).copied());
+                }
+                periods.push(p);
+            }
+            if let Some(kept) = kept {
+                conflicts.push((line, column, span, kept));
+            }
+        }
+        for (line, column, span, kept) in conflicts {
+            let quote = Quote::number(u32::from(kept.letter()));
+            self.report(Code::ConflictingEmbargo, line, column, span, quote);
+        }
     }
 }
 

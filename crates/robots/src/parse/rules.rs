@@ -226,6 +226,10 @@ impl Parser {
         };
         let slot = &mut self.robots.groups[group].embargo;
         let previous = slot.replace(period.max(slot.unwrap_or(period)));
+        if previous.is_none() {
+            self.embargoes
+                .push((group as u32, at.line, at.kv.value_at, at.value_span()));
+        }
         if previous.is_some_and(|p| p != period) {
             let kept = self.robots.groups[group]
                 .embargo
