@@ -3,7 +3,7 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use robots::{Agent, Code, Embargo, EmbargoPeriod, Robots, RuleKind};
+use robots::{Agent, Code, Embargo, EmbargoPeriod, Reason, Robots, RuleKind};
 
 fn honouring(name: &str) -> Agent {
     Agent::new(name).unwrap().honouring_embargo()
@@ -151,6 +151,30 @@ fn the_longest_embargo_counts_however_many_groups_are_merged() {
     let robots = Robots::parse(file.as_bytes());
     let v = robots.check(&honouring("bot"), "/x");
     assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Quarter)));
+}
+
+/// DESIGN.md: a verdict for an honouring agent carries the group's embargo whenever the
+/// URL is allowed, whichever rule allowed it: an Allow that wins a tie, the implicit
+/// allow of /robots.txt (RFC 9309 §2.2.2), an Embargo-Allow, or no rule at all.
+#[test]
+fn every_allowed_verdict_carries_the_embargo() {
+    let file = b"User-agent: *\nArchive-Embargo: w\nDisallow: /\nAllow: /a\nDisallow: /a\nEmbargo-Allow: /e\n\nUser-agent: free\nArchive-Embargo: m\n";
+    let robots = Robots::parse(file);
+    for (agent, path, reason) in [
+        ("Bot", "/a", Reason::TieWonByAllow),
+        ("Bot", "/robots.txt", Reason::RobotsTxt),
+        ("Bot", "/e", Reason::Longest),
+        ("free", "/x", Reason::NoMatch),
+    ] {
+        let v = robots.check(&honouring(agent), path);
+        assert_eq!((v.allowed(), v.reason()), (true, reason), "{agent} {path}");
+        let period = if agent == "free" {
+            EmbargoPeriod::Month
+        } else {
+            EmbargoPeriod::Week
+        };
+        assert_eq!(v.embargo(), Some(Embargo::new(period)), "{agent} {path}");
+    }
 }
 
 #[test]
