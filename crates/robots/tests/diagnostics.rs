@@ -375,6 +375,26 @@ fn a_url_alone_on_its_line_is_named_as_one() {
     );
 }
 
+/// DESIGN.md, parsing: rules before the first user-agent line are ignored and reported;
+/// they join no group, not even the one that follows them.
+#[test]
+fn rules_before_the_first_user_agent_are_ignored_and_reported() {
+    let file = b"Disallow: /a\nArchive-Embargo: q\nUser-agent: *\nDisallow: /b\n";
+    let robots = Robots::parse(file);
+    let agent = robots::Agent::new("Bot").unwrap().honouring_embargo();
+    let v = robots.check(&agent, "/a");
+    assert!(v.allowed());
+    assert_eq!(v.embargo(), None);
+    assert!(!robots.check(&agent, "/b").allowed());
+    let orphans: Vec<u32> = robots
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == Code::RuleBeforeUserAgent)
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(orphans, [1, 2]);
+}
+
 #[test]
 fn a_garbled_byte_order_mark_is_named_where_the_rules_it_orphans_are() {
     let file = b"\xC3\xAF\xC2\xBB\xC2\xBFUser-agent: *\nDisallow: /x\n";
