@@ -72,7 +72,11 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
         r.header("Content-Type"),
         Some("application/json".as_bytes())
     );
+    // DESIGN.md, archive: a tombstone holds the URL, capture time, response headers,
+    // payload digest and release date, and no body.
+    assert!(!String::from_utf8_lossy(&r.body).contains("FIRST-A"));
     let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(json["url"], format!("{SITE}/news/a"));
     assert_eq!(json["captured"], "2026-01-02T00:00:00Z");
     assert_eq!(json["status"], 200);
     assert_eq!(json["embargo_until"], "2026-02-02T00:00:00Z");
