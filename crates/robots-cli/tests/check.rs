@@ -609,3 +609,21 @@ fn googles_empty_disallow_is_said_to_disallow_nothing() {
         "ALLOWED     /a  (line 2: empty Disallow: disallows nothing)\n"
     );
 }
+
+/// DESIGN.md, parsing: a crawler's own token outside RFC 9309's `[A-Za-z_-]` gets a
+/// diagnostic, not a refusal; it still matches the group that names it exactly.
+#[test]
+fn an_agent_outside_rfc9309_tokens_is_warned_about_and_still_matched() {
+    let out = robots(
+        &["check", "--robots", "-", "--agent", "MJ12bot", "/x"],
+        "User-agent: MJ12bot\nDisallow: /x\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("DISALLOWED"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: `MJ12bot` has characters outside RFC 9309's [A-Za-z_-]"),
+        "{stderr}"
+    );
+}
