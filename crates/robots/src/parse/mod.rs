@@ -405,19 +405,21 @@ impl Parser {
                 *kept = (*kept).max(p);
             }
         }
-        // The periods each crawler's groups gave so far, in file order.
-        let mut seen: HashMap<Vec<u8>, Vec<EmbargoPeriod>> = HashMap::new();
+        // The periods each crawler's groups gave so far, in file order, one bit each:
+        // a file of thousands of groups for one crawler is checked in one pass.
+        let mut seen: HashMap<Vec<u8>, u8> = HashMap::new();
         let mut conflicts = Vec::new();
         for (group, line, column, span) in firsts {
             let Some(p) = period(group) else { continue };
+            let bit = 1u8 << p as u8;
             let mut kept = None;
             for agent in agents(group) {
                 let name = crawler(agent);
                 let periods = seen.entry(name.clone()).or_default();
-                if periods.iter().any(|&q| q != p) {
+                if *periods & !bit != 0 {
                     kept = kept.max(longest.get(&name).copied());
                 }
-                periods.push(p);
+                *periods |= bit;
             }
             if let Some(kept) = kept {
                 conflicts.push((line, column, span, kept));
