@@ -39,7 +39,7 @@ const ui = {
   tbody: document.querySelector('#results tbody'), explain: $('explain'), lint: $('lint'),
   summary: $('summary'), agentNote: $('agent-note'), embargoNote: $('embargo-note'),
   empty: $('results-empty'), share: $('share'), shareStatus: $('share-status'),
-  agents: $('agents'), fileNote: $('file-note'),
+  agents: $('agents'), fileNote: $('file-note'), resultsSummary: $('results-summary'),
 };
 
 let parse = null; // the engine's parse, once its WebAssembly has loaded
@@ -129,6 +129,7 @@ function update() {
   if (selected >= verdicts.length) selected = -1;
   ui.tbody.innerHTML = verdictRows(verdicts, selected);
   ui.empty.textContent = verdicts.length ? '' : 'Verdicts appear here as you type URLs.';
+  ui.resultsSummary.textContent = verdictCounts(verdicts);
   showExplanation(state, embargo);
   saveToFragment(state);
   updates += 1;
@@ -145,6 +146,17 @@ function update() {
     // Counted as `robots lint` counts them: errors, warnings and information.
     + `${plural(counts('error'), 'error')}, ${plural(counts('warning'), 'warning')}, ${counts('info')} info · `
     + `${(performance.now() - started).toFixed(1)} ms`;
+}
+
+// What a screen reader announces as the verdicts change: how many, of which kind.
+function verdictCounts(list) {
+  if (!list.length) return '';
+  const kind = (v) => (!v.allowed ? 'disallowed' : v.embargo_days != null ? 'embargoed' : 'allowed');
+  const kinds = ['allowed', 'embargoed', 'disallowed']
+    .map((k) => [k, list.filter((v) => kind(v) === k).length])
+    .filter(([, n]) => n)
+    .map(([k, n]) => `${n} ${k}`);
+  return `${plural(list.length, 'verdict')}: ${kinds.join(', ')}.`;
 }
 
 function showExplanation(state, embargo) {
