@@ -1,5 +1,6 @@
 // The tester page for everyone: axe-core finds no violation in any state the page can
-// be in, and the keyboard alone reaches and works every control, with focus visible.
+// be in, the keyboard alone reaches and works every control, with focus visible, and
+// forced colours (high contrast themes) lose nothing that shows a state.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -182,8 +183,8 @@ const focused = (page) => page.evaluate(() => {
 
 const FEW = 'User-agent: *\nDisallow: /private/\nDisalow: /typo\n';
 
-async function openFew() {
-  const opened = await open({ viewport: { width: 1280, height: 860 } });
+async function openFew(options = {}) {
+  const opened = await open({ viewport: { width: 1280, height: 860 }, ...options });
   await fill(opened.page, '#robots', FEW);
   await fill(opened.page, '#agent', 'SomeBot');
   await fill(opened.page, '#urls', '/private/x\n/about');
@@ -288,5 +289,29 @@ test('every control works from the keyboard: Enter and Space press, arrows choos
   assert.equal(await focusedName(), 'radio google');
   await andUpdate(page, () => page.keyboard.press('ArrowLeft'));
   assert.equal(await page.isChecked('input[value="rfc9309"]'), true);
+  await context.close();
+});
+
+test('in forced colours (high contrast themes) the switch and its state, the highlighted line and the explained verdict still show', async () => {
+  const { context, page } = await openFew({ forcedColors: 'active' });
+  assert.equal(await page.evaluate(() => matchMedia('(forced-colors: active)').matches), true);
+  // Whether `change` changes how `selector` is drawn.
+  const redraws = async (selector, change) => {
+    await page.mouse.move(0, 0);
+    const before = await page.locator(selector).screenshot();
+    await change();
+    await page.mouse.move(0, 0);
+    return !before.equals(await page.locator(selector).screenshot());
+  };
+  assert.ok(await redraws('.switch', () => page.$eval('#embargo', (el) => { el.style.visibility = 'hidden'; })),
+    'the switch is drawn');
+  await page.$eval('#embargo', (el) => { el.style.visibility = ''; });
+  assert.ok(await redraws('#embargo', () => andUpdate(page, () => page.check('#embargo'))), 'checking it shows');
+  assert.ok(await redraws('#editor .code', () => page.click('#results tbody tr:nth-child(1) .rule')),
+    'the deciding line is highlighted');
+  assert.equal(await highlightedLine(page), 2);
+  assert.ok(await redraws('#results tbody tr:nth-child(2)', () => page.click('#results tbody tr:nth-child(2) .rule')),
+    'the explained verdict is marked');
+  assert.equal(await page.getAttribute('#results tbody tr:nth-child(2)', 'aria-current'), 'true');
   await context.close();
 });
