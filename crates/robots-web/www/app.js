@@ -281,6 +281,12 @@ function wire() {
     }
   });
   window.addEventListener('hashchange', loadFragment);
+  // The skip link moves focus itself: followed, it would put `#urls` in place of the
+  // fragment that holds the state, so that a reload or a copied address lost it.
+  document.querySelector('.skip').addEventListener('click', (event) => {
+    event.preventDefault();
+    ui.urls.focus();
+  });
 }
 
 async function main() {
