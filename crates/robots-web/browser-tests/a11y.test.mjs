@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { andUpdate, highlightedLine, launch, openPage, ready, serve } from './harness.mjs';
+import { andUpdate, dropFile, highlightedLine, launch, openPage, serve } from './harness.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -101,6 +101,11 @@ test('axe-core finds no violation in any state of the page', async () => {
   await fill(page, '#agent', 'Bad(Bot)');
   assert.equal(await page.getAttribute('#agent-note', 'class'), 'note error');
   await audit(page, 'naming no crawler token');
+
+  // A dropped file that is not all UTF-8: the note on it.
+  await andUpdate(page, () => dropFile(page, 'main', 'latin1.txt', Buffer.from('Disallow: /caf\xe9\n', 'latin1')));
+  assert.match(await page.textContent('#file-note'), /Not all of it is UTF-8/);
+  await audit(page, 'with the note on a dropped file');
 
   assert.deepEqual(record.errors, []);
   await context.close();

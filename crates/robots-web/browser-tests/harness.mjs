@@ -116,3 +116,16 @@ export async function highlightedLine(page) {
   if (unique.length === 1 && lines.length !== 2) throw new Error('gutter and text disagree on the highlight');
   return unique[0] ?? 0;
 }
+
+// Drags a file holding `bytes` named `name` over the element `selector` and drops it, as
+// a browser's drag and drop does; says whether the page took the drag and the drop
+// (prevented the browser's own handling, which would open the file in its place).
+export function dropFile(page, selector, name, bytes) {
+  return page.$eval(selector, (target, [name, bytes]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], name, { type: 'text/plain' }));
+    const fire = (type) => !target.dispatchEvent(
+      new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+    return { over: fire('dragover'), drop: fire('drop') };
+  }, [name, [...bytes]]);
+}

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  andUpdate, highlightedLine, launch, openPage, outDir, ready, robotsBin, rows, serve,
+  andUpdate, dropFile, highlightedLine, launch, openPage, outDir, ready, robotsBin, rows, serve,
 } from './harness.mjs';
 
 const FILE = `User-agent: *
@@ -110,19 +110,6 @@ test('the summary counts errors, warnings and information as robots lint counts 
   assert.deepEqual(record.errors, []);
   await context.close();
 });
-
-// Drags a file holding `bytes` named `name` over the element `selector` and drops it, as
-// a browser's drag and drop does; says whether the page took the drag and the drop
-// (prevented the browser's own handling, which would open the file in its place).
-function dropFile(page, selector, name, bytes) {
-  return page.$eval(selector, (target, [name, bytes]) => {
-    const data = new DataTransfer();
-    data.items.add(new File([new Uint8Array(bytes)], name, { type: 'text/plain' }));
-    const fire = (type) => !target.dispatchEvent(
-      new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
-    return { over: fire('dragover'), drop: fire('drop') };
-  }, [name, [...bytes]]);
-}
 
 test('a robots.txt dropped on the editor or the page is loaded into the editor', async () => {
   const { context, page, record } = await openPage(browser, server.url);
