@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS records (
     pending INTEGER NOT NULL DEFAULT 1,
     release_batch INTEGER,
     tombstone_batch INTEGER,
+    held INTEGER,
     UNIQUE (file_id, offset)
 );
 -- The same record in another file (a recompressed copy, say) is indexed once.
@@ -57,8 +58,8 @@ CREATE INDEX IF NOT EXISTS records_by_content ON records(url, digest, captured);
 CREATE INDEX IF NOT EXISTS records_unreleased_by_origin ON records(origin)
     WHERE release_batch IS NULL;
 CREATE INDEX IF NOT EXISTS records_pending ON records(id) WHERE pending = 1;
-CREATE INDEX IF NOT EXISTS records_due ON records(embargo_until, id)
-    WHERE release_batch IS NULL AND embargo_until IS NOT NULL;
+-- Held revisits stay in it: a release reads it only for ends still to come, which a held
+-- revisit (past its end when held) lacks, and one put under embargo again needs a tombstone.
 CREATE INDEX IF NOT EXISTS records_untombstoned ON records(embargo_until, id)
     WHERE tombstone_batch IS NULL AND release_batch IS NULL AND embargo_until IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_by_release ON records(release_batch)
@@ -86,6 +87,9 @@ CREATE TABLE IF NOT EXISTS revisits (
     original INTEGER REFERENCES records(id)
 );
 CREATE INDEX IF NOT EXISTS revisits_unresolved ON revisits(record) WHERE original IS NULL;
+-- The revisits of an original a release has just taken up: held ones go out with it.
+CREATE INDEX IF NOT EXISTS revisits_by_original ON revisits(original)
+    WHERE original IS NOT NULL;
 -- A response's declared digest in another algorithm than SHA-1, checked against its
 -- payload, so that a revisit naming its original by that digest finds it.
 CREATE TABLE IF NOT EXISTS declared_digests (
@@ -99,6 +103,16 @@ CREATE TABLE IF NOT EXISTS releases (
     file TEXT NOT NULL,
     state TEXT NOT NULL
 );
+";
+
+/// What a release walks: the unpublished records with an embargo end, less the revisits
+/// held (`held = 1`) because their original is not released, which would otherwise be
+/// walked and put back at every release for as long as they wait (for ever when the
+/// original is flagged or not in the archive). Created by [`upgrade`], once an older
+/// index has the `held` column it names.
+const DUE_INDEX: &str = "
+CREATE INDEX IF NOT EXISTS records_due ON records(embargo_until, id)
+    WHERE release_batch IS NULL AND embargo_until IS NOT NULL AND held IS NULL;
 ";
 
 /// The first observation of a representation: the earliest capture of URL `?1` with
@@ -118,7 +132,7 @@ const UNKNOWN_CONTENT: &str = "unknown:";
 
 /// The `meta` key naming the layout an index is in, and the layout this version writes.
 const LAYOUT_KEY: &str = "layout";
-const LAYOUT: &str = "3";
+const LAYOUT: &str = "4";
 
 /// What opening an index found to bring up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +156,10 @@ struct Upgrade {
 /// - Layouts before 3 kept each response's `WARC-Payload-Digest` as the record spelt it
 ///   (so one content had as many identities as tools spelling it), and skipped revisit
 ///   records: the stored files are read again (see [`Index::upgrading`]).
+/// - Layouts before 4 had no `held` column, and their `records_due` index held the
+///   revisits waiting for an original: the column is added and the index made anew
+///   without them. The next release holds the revisits still waiting. Layout 3 needs no
+///   rescan, so its new layout is written here, in the same transaction.
 fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
     let tx = conn.transaction()?;
     let layout: Option<String> = tx
@@ -155,6 +173,18 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
             rescan: false,
         });
     }
+    let has_held: bool = tx.query_row(
+        "SELECT count(*) > 0 FROM pragma_table_info('records') WHERE name = 'held'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_held {
+        tx.execute_batch(
+            "ALTER TABLE records ADD COLUMN held INTEGER;
+             DROP INDEX IF EXISTS records_due;",
+        )?;
+    }
+    tx.execute_batch(DUE_INDEX)?;
     // Only URLs holding a space, control or non-ASCII octet have keys that changed.
     let raw: Vec<(i64, String)> = tx
         .prepare("SELECT id, url FROM records WHERE urlkey GLOB '*[^!-~]*'")?
@@ -177,10 +207,17 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
              UPDATE records SET pending = 1 WHERE release_batch IS NULL;",
         )?;
     }
+    let rescan = layout.as_deref() != Some("3");
+    if !rescan {
+        tx.execute(
+            "UPDATE meta SET value = ?2 WHERE key = ?1",
+            [LAYOUT_KEY, LAYOUT],
+        )?;
+    }
     tx.commit()?;
     Ok(Upgrade {
         reassess: by_url,
-        rescan: true,
+        rescan,
     })
 }
 

@@ -134,7 +134,17 @@
 //!   its original is public too, in the same release or an earlier one, so that public
 //!   files can always be replayed on their own; until then it waits (for ever if its
 //!   original is flagged or not in the archive), and `status` counts it released but not
-//!   published. A release killed at any point and run again publishes each record once.
+//!   published. A release walks an index of unpublished records sorted by embargo end, so
+//!   it costs in proportion to what it publishes: a waiting revisit is held out of that
+//!   index by the first release it is due in, and taken up again by the release that
+//!   publishes its original (it goes out in the same file, after it) or, if its original
+//!   turns out to be public already, by the ingest that finds it. Holding does not touch
+//!   tombstones: a tombstone stands for a record under embargo, and a held revisit is past
+//!   its own (it had its tombstone while under it, if a release ran then; should a new
+//!   robots.txt put it under embargo again, it gets one). Records within a file are in
+//!   order of embargo end, revisits after the other records. Indexes of layout 3 are
+//!   upgraded when opened (no file is read again); their waiting revisits are held by the
+//!   next release. A release killed at any point and run again publishes each record once.
 
 mod assess;
 mod cdx;

@@ -106,28 +106,46 @@ fn plan(index: &mut Index, at: Timestamp) -> Result<Option<Batch>, Error> {
         "UPDATE releases SET file = ?2 WHERE id = ?1",
         params![id, file],
     )?;
-    // Both updates walk a partial index holding only unpublished rows, so the cost
-    // follows what is published, not the size of the archive.
-    let due = tx.execute(
+    // Every step walks a partial index holding only unpublished rows, or the rows of
+    // this batch, so the cost follows what is published, not the size of the archive.
+    tx.execute(
         "UPDATE records SET release_batch = ?1
          WHERE id IN (SELECT id FROM records INDEXED BY records_due
                       WHERE release_batch IS NULL AND embargo_until IS NOT NULL
-                        AND embargo_until <= ?2)
+                        AND held IS NULL AND embargo_until <= ?2)
            AND verdict = 'allowed'",
         params![id, at.unix()],
     )?;
     // A revisit's payload is its original's: a public file holding the revisit without
     // its original, in this release or an earlier one, could not be replayed. Such a
-    // revisit waits for its original (for ever if that is flagged, or not in the archive).
-    let waiting = tx.execute(
-        "UPDATE records SET release_batch = NULL
+    // revisit is held out of the due index until its original goes out (for ever if
+    // that is flagged, or never ingested), so that later releases do not walk it again.
+    let held = tx.execute(
+        "UPDATE records SET release_batch = NULL, held = 1
          WHERE id IN (SELECT r.id FROM records r INDEXED BY records_by_release
                       JOIN revisits v ON v.record = r.id
                       LEFT JOIN records o ON o.id = v.original
                       WHERE r.release_batch = ?1 AND o.release_batch IS NULL)",
         [id],
     )?;
-    let due = due - waiting;
+    // The revisits held for an original going out in this batch go out with it when
+    // they are due themselves; otherwise they return to the due index. An original is
+    // a response, never a revisit, so none of them is taken back by the step above.
+    tx.execute(
+        "UPDATE records SET held = NULL,
+             release_batch = CASE WHEN verdict = 'allowed' AND embargo_until <= ?2
+                                  THEN ?1 END
+         WHERE held = 1
+           AND id IN (SELECT v.record FROM records o INDEXED BY records_by_release
+                      JOIN revisits v INDEXED BY revisits_by_original ON v.original = o.id
+                      WHERE o.release_batch = ?1)",
+        params![id, at.unix()],
+    )?;
+    let due: u64 = tx.query_row(
+        "SELECT count(*) FROM records INDEXED BY records_by_release WHERE release_batch = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
     let tombstones = tx.execute(
         "UPDATE records SET tombstone_batch = ?1
          WHERE id IN (SELECT id FROM records INDEXED BY records_untombstoned
@@ -137,7 +155,12 @@ fn plan(index: &mut Index, at: Timestamp) -> Result<Option<Batch>, Error> {
         params![id, at.unix()],
     )?;
     if due == 0 && tombstones == 0 {
-        // Rolled back: no batch, no file.
+        // No batch, no file; but the revisits just held stay so, or every release
+        // would walk them again.
+        if held > 0 {
+            tx.execute("DELETE FROM releases WHERE id = ?1", [id])?;
+            tx.commit()?;
+        }
         return Ok(None);
     }
     tx.commit()?;
@@ -153,8 +176,10 @@ fn publish(
     report: &mut ReleaseReport,
     observe: &mut dyn FnMut(ReleaseStep) -> io::Result<()>,
 ) -> Result<(), Error> {
+    // Revisits after the responses, so that a reader going through the file in order
+    // meets each original before a revisit of it in the same batch.
     let released = index.select(
-        "WHERE r.release_batch = ?1 ORDER BY r.embargo_until, r.id",
+        "WHERE r.release_batch = ?1 ORDER BY v.record IS NOT NULL, r.embargo_until, r.id",
         [batch.id],
     )?;
     let tombstoned = index.select(

@@ -361,6 +361,16 @@ fn settle(tx: &Transaction<'_>, visit: &Unresolved, original: &Original) -> Resu
          WHERE url = ?1 AND digest = ?2 AND release_batch IS NULL",
         params![visit.url, original.digest],
     )?;
+    // A revisit a release held while its original was missing goes back to the due
+    // index if that original is already released; if not, the release that takes up
+    // the original takes up the revisit with it.
+    exec(
+        tx,
+        "UPDATE records SET held = NULL
+         WHERE id = ?1 AND held = 1
+           AND (SELECT release_batch FROM records WHERE id = ?2) IS NOT NULL",
+        params![visit.id, original.id],
+    )?;
     if is_robots_txt(&visit.url) {
         // A 304, or no head, says the status is the original's; like a response, only
         // a 2xx, 4xx or 5xx says anything about the rules.

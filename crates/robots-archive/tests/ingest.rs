@@ -368,7 +368,7 @@ fn an_index_that_kept_declared_digests_and_skipped_revisits_is_upgraded() {
             r.get(0)
         })
         .unwrap();
-    assert_eq!(layout, "3");
+    assert_eq!(layout, "4");
 }
 
 #[test]

@@ -387,3 +387,291 @@ fn a_revisit_is_released_as_captured_with_or_after_its_original() {
     let status = archive.status(t("2026-03-02T00:00:00Z")).unwrap();
     assert_eq!((status.records, status.published), (3, 3));
 }
+
+/// The rows of the due index a release at `at` walks (the selection `plan` makes from
+/// `records_due`), read from the index file as it stands.
+fn due_rows(adir: &Path, at: &str) -> Vec<i64> {
+    let conn = rusqlite::Connection::open(adir.join(robots_archive::INDEX_FILE)).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT id FROM records INDEXED BY records_due
+             WHERE release_batch IS NULL AND embargo_until IS NOT NULL
+               AND held IS NULL AND embargo_until <= ?1
+             ORDER BY id",
+        )
+        .unwrap();
+    let rows = stmt.query_map([t(at).unix()], |r| r.get(0)).unwrap();
+    rows.collect::<Result<_, _>>().unwrap()
+}
+
+/// Whether index row `id` is held out of the due index, and unpublished past its end at
+/// `at` (what a release without the `held` mark would walk again).
+fn held_and_waiting(adir: &Path, id: i64, at: &str) -> (bool, bool) {
+    let conn = rusqlite::Connection::open(adir.join(robots_archive::INDEX_FILE)).unwrap();
+    conn.query_row(
+        "SELECT held IS NOT NULL, release_batch IS NULL AND embargo_until <= ?2
+         FROM records WHERE id = ?1",
+        rusqlite::params![id, t(at).unix()],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
+/// A deduplicating crawl of 1 March 2026 whose first crawl is not ingested: robots.txt
+/// and a revisit of [`PAGE`] naming the January capture by its record ID.
+fn dedup_crawl(dir: &Path) -> std::path::PathBuf {
+    write_records(
+        &dir.join("crawl2.warc.gz"),
+        &[
+            Item::Response(capture(
+                "http://site.test/robots.txt",
+                "2026-03-01T00:00:00Z",
+                200,
+                ROBOTS,
+            )),
+            Item::Revisit(
+                revisit_of_page()
+                    .warc("WARC-Payload-Digest", Digest::of(b"BODY-A").as_header())
+                    .warc("WARC-Refers-To", record_id(1, 1)),
+                IDENTICAL,
+                true,
+            ),
+        ],
+        2,
+    )
+}
+
+#[test]
+fn a_revisit_waiting_for_its_original_is_held_out_of_the_due_index_until_it_comes() {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = dir.path().join("archive");
+    let mut archive = Archive::create(&adir, AGENT).unwrap();
+    ingest(&mut archive, &dedup_crawl(dir.path()));
+    let alone = archive.captures_of(PAGE).unwrap().remove(0);
+    assert_eq!(alone.embargo_until, Some(t("2026-04-01T00:00:00Z")));
+    assert!(due_rows(&adir, "2026-05-01T00:00:00Z").contains(&alone.id));
+    let first = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
+    assert_eq!(first.released, 1, "robots.txt only");
+    // Past its end and unpublished, but held: no later release walks it again.
+    assert_eq!(
+        held_and_waiting(&adir, alone.id, "2027-01-01T00:00:00Z"),
+        (true, true)
+    );
+    assert_eq!(due_rows(&adir, "2027-01-01T00:00:00Z"), Vec::<i64>::new());
+    let second = archive.release(t("2027-01-01T00:00:00Z")).unwrap();
+    assert!(second.files.is_empty(), "{second:?}");
+    let status = archive.status(t("2026-05-01T00:00:00Z")).unwrap();
+    assert_eq!((status.released, status.published), (2, 1));
+    assert!(status.next_releases.is_empty(), "{status:?}");
+
+    // The original arrives: still held until a release takes up the original, and then
+    // it goes out in the same file, after it.
+    drop(archive);
+    let mut archive = original(dir.path());
+    let (first, second) = captures(&archive);
+    assert_eq!(second.revisit.unwrap().original, Some(first.id));
+    assert_eq!(
+        held_and_waiting(&adir, second.id, "2027-01-01T00:00:00Z"),
+        (true, true)
+    );
+    let release = archive.release(t("2027-01-01T00:00:00Z")).unwrap();
+    assert_eq!(
+        (release.files.len(), release.released),
+        (1, 3),
+        "the January robots.txt, the original and its revisit"
+    );
+    assert_eq!(
+        held_and_waiting(&adir, second.id, "2027-01-01T00:00:00Z"),
+        (false, false)
+    );
+    let records = published(&adir);
+    let last = records.len();
+    assert_eq!(
+        records[last - 2..]
+            .iter()
+            .map(|r| (r.0.as_str(), r.2.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("response", "2026-01-02T00:00:00Z"),
+            ("revisit", "2026-03-01T00:00:00Z")
+        ]
+    );
+    assert_eq!(records[last - 1].3, revisit_of_page().head());
+    let r = get(
+        &archive,
+        &format!("/web/20260301000000/{PAGE}"),
+        "2027-01-01T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+    let status = archive.status(t("2027-01-01T00:00:00Z")).unwrap();
+    assert_eq!((status.records, status.published), (4, 4));
+}
+
+#[test]
+fn a_held_revisit_resolved_to_an_original_already_out_goes_back_to_the_due_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = dir.path().join("archive");
+    let mut archive = original(dir.path());
+    assert_eq!(
+        archive.release(t("2026-03-02T00:00:00Z")).unwrap().released,
+        2
+    );
+    // A revisit naming another revisit, of a crawl not ingested yet, as its original.
+    let later = write_records(
+        &dir.path().join("crawl3.warc.gz"),
+        &[Item::Revisit(
+            capture(PAGE, "2026-04-01T00:00:00Z", 200, b"").warc("WARC-Refers-To", record_id(4, 0)),
+            IDENTICAL,
+            true,
+        )],
+        3,
+    );
+    ingest(&mut archive, &later);
+    assert_eq!(
+        archive.release(t("2026-06-01T00:00:00Z")).unwrap().released,
+        0
+    );
+    let held = archive.captures_of(PAGE).unwrap().pop().unwrap();
+    assert_eq!(
+        held_and_waiting(&adir, held.id, "2026-06-01T00:00:00Z"),
+        (true, true)
+    );
+    // That revisit comes, naming the January capture (released in March); the held one
+    // is resolved through it at the ingest after, and is due again.
+    let middle = write_records(
+        &dir.path().join("crawl4.warc.gz"),
+        &[Item::Revisit(
+            capture(PAGE, "2026-03-01T00:00:00Z", 200, b"").warc("WARC-Refers-To", record_id(1, 1)),
+            IDENTICAL,
+            true,
+        )],
+        4,
+    );
+    ingest(&mut archive, &middle);
+    let other = write_warc(
+        &dir.path().join("crawl5.warc.gz"),
+        &[capture(
+            "http://site.test/news/b",
+            "2026-05-01T00:00:00Z",
+            200,
+            b"B",
+        )],
+        5,
+    );
+    ingest(&mut archive, &other);
+    let all = archive.captures_of(PAGE).unwrap();
+    assert!(all[1..]
+        .iter()
+        .all(|c| c.revisit.unwrap().original == Some(all[0].id)));
+    assert_eq!(
+        held_and_waiting(&adir, held.id, "2026-06-01T00:00:00Z"),
+        (false, true)
+    );
+    assert!(due_rows(&adir, "2026-06-01T00:00:00Z").contains(&held.id));
+    let release = archive.release(t("2026-06-02T00:00:00Z")).unwrap();
+    assert_eq!(release.released, 3, "both revisits and news/b");
+    let r = get(
+        &archive,
+        &format!("/web/20260401000000/{PAGE}"),
+        "2026-06-02T00:00:00Z",
+    );
+    assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
+}
+
+#[test]
+fn a_revisit_of_a_flagged_original_stays_held_and_is_never_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = dir.path().join("archive");
+    let private = "http://site.test/private/x";
+    let mut archive = Archive::create(&adir, AGENT).unwrap();
+    let crawl = write_warc(
+        &dir.path().join("crawl1.warc.gz"),
+        &[
+            site_robots(),
+            capture(private, "2026-01-02T00:00:00Z", 200, b"BODY-PRIVATE"),
+        ],
+        1,
+    );
+    ingest(&mut archive, &crawl);
+    // Allowed itself (a /news URL), but its payload is the disallowed capture's.
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[Item::Revisit(
+            capture(PAGE, "2026-03-01T00:00:00Z", 200, b"").warc("WARC-Refers-To", record_id(1, 1)),
+            IDENTICAL,
+            true,
+        )],
+        2,
+    );
+    assert_eq!(ingest(&mut archive, &crawl).revisits_without_original, 0);
+    let visit = archive.captures_of(PAGE).unwrap().remove(0);
+    assert_eq!(visit.access(t("2026-05-01T00:00:00Z")), Access::Released);
+    let first = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
+    assert_eq!(first.released, 1, "robots.txt only");
+    for at in ["2026-05-01T00:00:00Z", "2030-01-01T00:00:00Z"] {
+        assert_eq!(held_and_waiting(&adir, visit.id, at), (true, true));
+        assert_eq!(due_rows(&adir, at), Vec::<i64>::new());
+        assert!(archive.release(t(at)).unwrap().files.is_empty());
+    }
+    let records = published(&adir);
+    assert!(records
+        .iter()
+        .all(|r| r.1 != PAGE && r.1 != private && r.3.windows(7).all(|w| w != b"PRIVATE")));
+}
+
+#[test]
+fn an_index_of_layout_3_holds_its_waiting_revisits_after_an_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = dir.path().join("archive");
+    let mut archive = Archive::create(&adir, AGENT).unwrap();
+    ingest(&mut archive, &dedup_crawl(dir.path()));
+    let alone = archive.captures_of(PAGE).unwrap().remove(0);
+    drop(archive);
+    // What layout 3 left: no `held` column, and a due index of every unpublished row.
+    let path = adir.join(robots_archive::INDEX_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX records_due;
+         ALTER TABLE records DROP COLUMN held;
+         CREATE INDEX records_due ON records(embargo_until, id)
+             WHERE release_batch IS NULL AND embargo_until IS NOT NULL;
+         UPDATE meta SET value = '3' WHERE key = 'layout';",
+    )
+    .unwrap();
+    drop(conn);
+    let mut archive = Archive::open(&adir).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let (layout, due_sql): (String, String) = conn
+        .query_row(
+            "SELECT (SELECT value FROM meta WHERE key = 'layout'),
+                    (SELECT sql FROM sqlite_master WHERE name = 'records_due')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(layout, "4");
+    assert!(due_sql.contains("held IS NULL"), "{due_sql}");
+    // Still in the due index until the first release holds it.
+    assert!(due_rows(&adir, "2026-05-01T00:00:00Z").contains(&alone.id));
+    assert_eq!(
+        archive.release(t("2026-05-01T00:00:00Z")).unwrap().released,
+        1
+    );
+    assert_eq!(
+        held_and_waiting(&adir, alone.id, "2027-01-01T00:00:00Z"),
+        (true, true)
+    );
+    assert_eq!(due_rows(&adir, "2027-01-01T00:00:00Z"), Vec::<i64>::new());
+
+    drop(archive);
+    let mut archive = original(dir.path());
+    let release = archive.release(t("2027-01-01T00:00:00Z")).unwrap();
+    assert_eq!(
+        release.released, 3,
+        "the January robots.txt, the original and its revisit"
+    );
+    assert_eq!(
+        held_and_waiting(&adir, alone.id, "2027-01-01T00:00:00Z"),
+        (false, false)
+    );
+}
