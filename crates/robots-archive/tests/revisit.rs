@@ -274,25 +274,7 @@ fn revisits_are_resolved_by_payload_digest_in_any_spelling_and_checked() {
 fn a_revisit_without_its_original_is_indexed_not_replayed_and_found_later() {
     let dir = tempfile::tempdir().unwrap();
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
-    let dedup = write_records(
-        &dir.path().join("crawl2.warc.gz"),
-        &[
-            Item::Response(capture(
-                "http://site.test/robots.txt",
-                "2026-03-01T00:00:00Z",
-                200,
-                ROBOTS,
-            )),
-            Item::Revisit(
-                revisit_of_page()
-                    .warc("WARC-Payload-Digest", Digest::of(b"BODY-A").as_header())
-                    .warc("WARC-Refers-To", record_id(1, 1)),
-                IDENTICAL,
-                true,
-            ),
-        ],
-        2,
-    );
+    let dedup = dedup_crawl(dir.path());
     let report = ingest(&mut archive, &dedup);
     assert_eq!((report.revisits, report.revisits_without_original), (1, 1));
     let alone = archive.captures_of(PAGE).unwrap().remove(0);
