@@ -6,20 +6,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { andUpdate, dropFile, highlightedLine, launch, openPage, serve } from './harness.mjs';
+import {
+  andUpdate, dropFile, FILE as PAGE_FILE, highlightedLine, launch, openPage, serve,
+} from './harness.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const FILE = `User-agent: *
-Disallow: /private/
-Allow: /private/open
-
-User-agent: ExampleArchiver
-Archive-Embargo: m
-Embargo-Allow: /news/
-Disallow: /
-Disalow: /typo
-junk
+// The page tests' file and a line lint calls junk.
+const FILE = `${PAGE_FILE}junk
 `;
 
 let server;

@@ -13,6 +13,18 @@ export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 export const robotsBin = process.env.ROBOTS_BIN ?? join(repo, 'target/debug/robots');
 export const outDir = join(repo, 'target/web');
 
+// The robots.txt the page tests type: two groups, an embargo, a misspelt key for lint.
+export const FILE = `User-agent: *
+Disallow: /private/
+Allow: /private/open
+
+User-agent: ExampleArchiver
+Archive-Embargo: m
+Embargo-Allow: /news/
+Disallow: /
+Disalow: /typo
+`;
+
 // Starts `robots serve` on 127.0.0.1, port chosen by the system; resolves to
 // {url, stop()} once it says where it listens.
 export async function serve() {

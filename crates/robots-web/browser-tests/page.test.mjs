@@ -9,19 +9,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  andUpdate, dropFile, highlightedLine, launch, openPage, outDir, ready, robotsBin, rows, serve,
+  andUpdate, dropFile, FILE, highlightedLine, launch, openPage, outDir, ready, robotsBin, rows,
+  serve,
 } from './harness.mjs';
-
-const FILE = `User-agent: *
-Disallow: /private/
-Allow: /private/open
-
-User-agent: ExampleArchiver
-Archive-Embargo: m
-Embargo-Allow: /news/
-Disallow: /
-Disalow: /typo
-`;
 
 let server;
 let browser;
