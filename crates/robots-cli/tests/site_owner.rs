@@ -26,6 +26,22 @@ fn scratch(name: &str, content: &[u8]) -> PathBuf {
     path
 }
 
+/// `file` read by each command that gives crawlers' verdicts for agent `a` at `url`:
+/// `check`, `explain`, and `diff` from `other` to it; each command's name and output.
+fn each_reader(file: &str, other: &str, url: &str) -> [(&'static str, Output); 3] {
+    [
+        (
+            "check",
+            robots(&["check", "--robots", file, "--agent", "a", url]),
+        ),
+        (
+            "explain",
+            robots(&["explain", "--robots", file, "--agent", "a", url]),
+        ),
+        ("diff", robots(&["diff", "--agent", "a", other, file, url])),
+    ]
+}
+
 /// `robots explain` of `url` in `file` for `agent`, with `extra` options; it must succeed.
 fn explain_out(file: &Path, agent: &str, extra: &[&str], url: &str) -> Vec<u8> {
     let mut args = vec![
@@ -465,26 +481,20 @@ fn check_explain_and_diff_say_when_the_file_is_cut_at_the_parse_limit() {
     let big = scratch("past-limit.txt", &big);
     let small = scratch("within-limit.txt", b"User-agent: *\nDisallow: /late\n");
     let (big, small) = (big.to_str().unwrap(), small.to_str().unwrap());
-    let runs: [&[&str]; 3] = [
-        &["check", "--robots", big, "--agent", "a", "/late"],
-        &["explain", "--robots", big, "--agent", "a", "/late"],
-        &["diff", "--agent", "a", small, big, "/late"],
-    ];
-    for args in runs {
-        let out = robots(args);
+    for (command, out) in each_reader(big, small, "/late") {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("past-limit.txt is")
                 && stderr.contains("past the parse limit of 512000")
                 && stderr.contains(&format!("from line {cut_at} on, are ignored"))
                 && stderr.contains("--max-bytes"),
-            "{args:?}: {stderr}"
+            "{command}: {stderr}"
         );
-        assert!(!stderr.contains("within-limit.txt"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("within-limit.txt"), "{command}: {stderr}");
         // The verdict is still the one crawlers reach.
         assert!(
             String::from_utf8_lossy(&out.stdout).contains("ALLOWED"),
-            "{args:?}"
+            "{command}"
         );
     }
     let quiet = robots(&["check", "--robots", small, "--agent", "a", "/late"]);
@@ -599,19 +609,13 @@ fn check_explain_and_diff_say_when_the_file_has_errors() {
         fine.to_str().unwrap(),
     );
     for (file, errors) in [(html, "1 error"), (utf16, "1 error")] {
-        let runs: [&[&str]; 3] = [
-            &["check", "--robots", file, "--agent", "a", "/x"],
-            &["explain", "--robots", file, "--agent", "a", "/x"],
-            &["diff", "--agent", "a", fine, file, "/x"],
-        ];
-        for args in runs {
-            let out = robots(args);
+        for (command, out) in each_reader(file, fine, "/x") {
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(
                 stderr.contains(&format!("robots: warning: {file} has {errors}: lines crawlers ignore or misread; `robots lint --robots {file}` shows")),
-                "{args:?}: {stderr}"
+                "{command}: {stderr}"
             );
-            assert!(!stderr.contains("fine.txt"), "{args:?}: {stderr}");
+            assert!(!stderr.contains("fine.txt"), "{command}: {stderr}");
         }
     }
     let quiet = robots(&["check", "--robots", fine, "--agent", "a", "/x"]);
