@@ -37,6 +37,8 @@ pub struct Answer {
     /// The profile the fetcher reads robots.txt with, which says what is allowed when
     /// there is no file to read (see [`Answer::decide`]).
     pub(crate) profile: Profile,
+    /// When the robots.txt request behind the answer ended.
+    pub(crate) requested_at: tokio::time::Instant,
 }
 
 impl Answer {
@@ -66,6 +68,14 @@ impl Answer {
     /// The freshness of the stored response the rules came from, if they came from one.
     pub fn freshness(&self) -> Option<Freshness> {
         self.freshness
+    }
+
+    /// When the last robots.txt request behind this answer ended (its reply, or its
+    /// failure, came in); for a cached answer, the request that got or last revalidated
+    /// the stored response. That request was one to the origin too, so
+    /// [`Pacer::pace`](crate::Pacer::pace) spaces the next from it.
+    pub fn requested_at(&self) -> std::time::Instant {
+        self.requested_at.into_std()
     }
 
     /// How much of the body was read, when the rules came from a 2xx body.
@@ -195,6 +205,7 @@ mod tests {
             freshness: None,
             body: None,
             profile: Profile::Rfc9309,
+            requested_at: tokio::time::Instant::now(),
         }
     }
 

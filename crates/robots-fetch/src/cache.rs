@@ -54,6 +54,8 @@ pub(crate) struct Stored {
     /// The URL that served the stored body, which is the one to revalidate.
     pub final_url: Url,
     pub body: Option<crate::BodySize>,
+    /// When the request that got or last revalidated the response ended.
+    pub requested_at: tokio::time::Instant,
 }
 
 /// What the cache knows of one origin.
@@ -173,6 +175,7 @@ mod tests {
                     read: body,
                     truncated: false,
                 }),
+                requested_at: tokio::time::Instant::now(),
             }),
             unreachable_since: None,
         }

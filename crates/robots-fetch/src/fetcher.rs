@@ -174,6 +174,7 @@ impl Fetcher {
             .get(origin.robots_url(), conditional)
             .await;
         let received = self.now();
+        let ended = tokio::time::Instant::now();
         match reply {
             Reply::Body {
                 chain,
@@ -190,6 +191,7 @@ impl Fetcher {
                     freshness: Freshness::from_headers(&headers, received, config.max_freshness),
                     validators: Validators::from_headers(&headers),
                     body: Some(size),
+                    requested_at: ended,
                 };
                 self.store(origin, &stored, forbids_storing(&headers));
                 self.answer_from(origin, &stored, Source::Fetched)
@@ -201,6 +203,7 @@ impl Fetcher {
                     stored.freshness =
                         Freshness::from_headers(&headers, received, config.max_freshness);
                     stored.validators = stored.validators.updated_by(&headers);
+                    stored.requested_at = ended;
                     self.store(origin, &stored, false);
                     let mut answer = self.answer_from(origin, &stored, Source::Revalidated);
                     answer.chain = chain.into();
@@ -217,13 +220,14 @@ impl Fetcher {
                         location: None,
                     },
                     received,
+                    ended,
                 ),
             },
             Reply::Unavailable {
                 chain,
                 headers,
                 why,
-            } => self.unavailable(origin, chain, &headers, why, received),
+            } => self.unavailable(origin, chain, &headers, why, received, ended),
             Reply::Unreachable { chain, why } => {
                 let since = entry.unreachable_since.unwrap_or(received);
                 let outage = received.duration_since(since).unwrap_or_default();
@@ -267,6 +271,7 @@ impl Fetcher {
                     freshness,
                     body,
                     profile: config.options.chosen_profile(),
+                    requested_at: ended,
                 };
                 self.lock().put(
                     origin.clone(),
@@ -291,6 +296,7 @@ impl Fetcher {
         headers: &reqwest::header::HeaderMap,
         why: crate::Unavailable,
         received: SystemTime,
+        ended: tokio::time::Instant,
     ) -> Answer {
         let config = &self.inner.config;
         let stored = Stored {
@@ -301,6 +307,7 @@ impl Fetcher {
             freshness: Freshness::from_headers(headers, received, config.max_freshness),
             validators: Validators::default(),
             body: None,
+            requested_at: ended,
         };
         self.store(origin, &stored, forbids_storing(headers));
         self.answer_from(origin, &stored, Source::Unavailable(why))
@@ -315,6 +322,7 @@ impl Fetcher {
             freshness: Some(stored.freshness),
             body: stored.body,
             profile: self.inner.config.options.chosen_profile(),
+            requested_at: stored.requested_at,
         }
     }
 

@@ -64,7 +64,9 @@
 //! that tests can set ([`ManualClock`]).
 //!
 //! # Politeness
-//! [`Pacer`] spaces requests to one origin by the group's Crawl-delay, capped.
+//! [`Pacer`] spaces requests to one origin by the group's Crawl-delay, capped. The
+//! robots.txt request counts as one ([`Answer::requested_at`]): the first page waits
+//! the delay after it, as the pages after it do.
 //!
 //! # A whole crawler
 //! The example `polite_crawler` (`examples/polite_crawler/`) is a breadth-first crawler

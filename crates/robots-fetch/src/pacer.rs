@@ -44,35 +44,54 @@ impl Pacer {
     /// Reserves the next request slot for `origin`, `delay` (capped) after the previous
     /// one, and returns how long to wait for it.
     pub fn reserve(&self, origin: &Origin, delay: Option<Duration>) -> Duration {
+        self.reserve_after(origin, delay, None)
+    }
+
+    /// [`Pacer::reserve`], the slot also at least `delay` after `earlier`, a request to
+    /// the origin the pacer did not hand a slot to.
+    fn reserve_after(
+        &self,
+        origin: &Origin,
+        delay: Option<Duration>,
+        earlier: Option<Instant>,
+    ) -> Duration {
         let delay = delay.unwrap_or_default().min(self.max_delay);
         let now = Instant::now();
         let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
         if next.len() >= PRUNE_AT {
             next.retain(|_, slot| *slot > now);
         }
-        let slot = next
-            .get(origin)
-            .copied()
-            .filter(|s| *s > now)
-            .unwrap_or(now);
         // A site's Crawl-delay can be 2^63 seconds: past what an Instant holds, the
         // next slot is a century on rather than a panic.
+        let after_earlier = earlier.map(|at| crate::clock::deadline(at, delay));
+        let slot = [next.get(origin).copied(), after_earlier]
+            .into_iter()
+            .flatten()
+            .fold(now, Instant::max);
         next.insert(origin.clone(), crate::clock::deadline(slot, delay));
         slot - now
     }
 
     /// Waits for the next request slot for `origin`.
     pub async fn wait(&self, origin: &Origin, delay: Option<Duration>) {
-        let wait = self.reserve(origin, delay);
-        if !wait.is_zero() {
-            tokio::time::sleep(wait).await;
-        }
+        Self::sleep(self.reserve(origin, delay)).await;
     }
 
     /// Waits for the next request slot for the answer's origin, spaced by the
-    /// Crawl-delay of `agent`'s group in it.
+    /// Crawl-delay of `agent`'s group in it. The robots.txt request behind the answer
+    /// ([`Answer::requested_at`]) counts as a request to the origin: the first page
+    /// after it waits the Crawl-delay too.
     pub async fn pace(&self, answer: &Answer, agent: &Agent) {
-        self.wait(answer.origin(), answer.crawl_delay(agent)).await;
+        let earlier = Instant::from_std(answer.requested_at());
+        let delay = answer.crawl_delay(agent);
+        Self::sleep(self.reserve_after(answer.origin(), delay, Some(earlier))).await;
+    }
+
+    /// Sleeps for `wait`; returns at once when it is zero.
+    async fn sleep(wait: Duration) {
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
     }
 }
 
@@ -107,6 +126,28 @@ mod tests {
         assert_eq!(pacer.reserve(&a, delay), Duration::ZERO);
         assert!(pacer.reserve(&a, delay) >= Duration::from_secs(99 * 365 * 24 * 3600));
         pacer.reserve(&a, Some(Duration::MAX));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_the_pacer_did_not_slot_spaces_the_next() {
+        let pacer = Pacer::new(Duration::from_secs(60));
+        let a = origin("a.test");
+        let d = Some(Duration::from_secs(5));
+        let robots_txt = Instant::now();
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert_eq!(
+            pacer.reserve_after(&a, d, Some(robots_txt)),
+            Duration::from_secs(3)
+        );
+        assert_eq!(pacer.reserve(&a, d), Duration::from_secs(8));
+        // A request long past, or before the slots handed out, moves nothing.
+        assert_eq!(
+            pacer.reserve_after(&a, d, Some(robots_txt)),
+            Duration::from_secs(13)
+        );
+        let b = origin("b.test");
+        tokio::time::advance(Duration::from_secs(60)).await;
+        assert_eq!(pacer.reserve_after(&b, d, Some(robots_txt)), Duration::ZERO);
     }
 
     #[tokio::test(start_paused = true)]

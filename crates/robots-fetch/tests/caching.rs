@@ -86,10 +86,14 @@ async fn a_stale_copy_is_revalidated_with_its_etag_and_a_304_keeps_the_rules() {
     let clock = ManualClock::starting_now();
     let f = fetcher(&clock);
     let url = server.url("/");
-    f.lookup(&url).await.unwrap();
+    let fetched = f.lookup(&url).await.unwrap();
+    let cached = f.lookup(&url).await.unwrap();
     clock.advance(Duration::from_secs(120));
     let answer = f.lookup(&url).await.unwrap();
     assert_eq!(answer.source(), &Source::Revalidated);
+    // A cached answer's request is the one that got the response; the 304's is later.
+    assert_eq!(cached.requested_at(), fetched.requested_at());
+    assert!(answer.requested_at() > fetched.requested_at());
     assert_eq!(answer.chain()[0].status(), 304);
     assert!(!answer.decide(&agent(), "/private").allowed());
     assert!(answer.decide(&agent(), "/public").allowed());

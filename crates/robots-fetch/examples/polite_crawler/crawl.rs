@@ -122,7 +122,8 @@ impl Crawler {
             return Ok(None);
         }
         // The Crawl-delay of the agent's group in this origin's robots.txt, capped by
-        // the pacer's maximum; no wait when the file gives none.
+        // the pacer's maximum, after the last request, the robots.txt's included; no
+        // wait when the file gives none.
         self.pacer.pace(&answer, &self.agent).await;
         let response = match self.client.get(url.clone()).send().await {
             Ok(response) => response,
