@@ -28,6 +28,19 @@ impl Agent {
     /// The token must be a non-empty HTTP token (RFC 9110 §5.6.2). RFC 9309 §2.2.1 asks
     /// for `[A-Za-z_-]` only; real crawlers such as `MJ12bot` break that rule, so such a
     /// token is accepted and [`Agent::is_rfc9309_token`] says it is outside the rule.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::EmptyAgent`] for `""`; [`Error::InvalidAgent`] for a name holding a
+    /// character no HTTP token holds, such as the space and `/` of a whole User-Agent
+    /// header (which [`Agent::from_user_agent`] reads).
+    ///
+    /// ```
+    /// use robots::{Agent, Error};
+    /// assert!(!Agent::new("MJ12bot").unwrap().is_rfc9309_token());
+    /// assert_eq!(Agent::new(""), Err(Error::EmptyAgent));
+    /// assert!(matches!(Agent::new("ExampleBot/2.1"), Err(Error::InvalidAgent { character: '/', .. })));
+    /// ```
     pub fn new(token: &str) -> Result<Agent, Error> {
         if token.is_empty() {
             return Err(Error::EmptyAgent);
@@ -58,7 +71,13 @@ impl Agent {
     ///     (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
     /// assert_eq!(Agent::from_user_agent(phone).unwrap().token(), "Googlebot");
     /// assert_eq!(Agent::from_user_agent("ia_archiver").unwrap().token(), "ia_archiver");
+    /// assert!(Agent::from_user_agent("(compatible)").is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoProductInUserAgent`] when the header holds no product token: it is
+    /// blank, holds only comments, or its products are not HTTP tokens.
     pub fn from_user_agent(header: &str) -> Result<Agent, Error> {
         crawler_in_header(header)
             .ok_or_else(|| Error::NoProductInUserAgent(header.to_owned()))

@@ -13,6 +13,15 @@ use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 impl Robots {
     /// Decides whether `agent` may fetch `url`, an absolute URL or a path (`/a?b`).
     ///
+    /// The rules matched are those of the groups naming the agent, else of the `*`
+    /// groups (RFC 9309 §2.2.1); the longest matching pattern decides, an allow wins a
+    /// tie, and no match allows (§2.2.2). The path is the URL's path and query without
+    /// the fragment; an empty URL or path is `/`, and a URL with neither a scheme nor a
+    /// leading `/` is read, as Google's matcher reads it, as a host and then a path
+    /// (`example.com/a` is `/a`; `private` is `/`). `/robots.txt` is always allowed in
+    /// the RFC 9309 profile (§2.2.2). A URL that is not UTF-8 goes to
+    /// [`Robots::check_bytes`].
+    ///
     /// The Google profile ignores embargo support: it describes Googlebot, which knows no
     /// embargo, so its embargo lines are unknown records and an agent that
     /// [honours embargoes](Agent::honouring_embargo) gets the verdicts any agent gets,
@@ -42,12 +51,29 @@ impl Robots {
     /// // No rule matches: allowed, and no line decided.
     /// let v = robots.check(&bot, "/about");
     /// assert_eq!((v.allowed(), v.decided_by(), v.reason()), (true, None, Reason::NoMatch));
+    ///
+    /// // A URL with no scheme and no leading `/` starts with a host.
+    /// assert!(!robots.check(&bot, "example.com/shop").allowed());
+    /// assert!(robots.check(&bot, "shop").allowed()); // the path is `/`
     /// ```
     pub fn check(&self, agent: &Agent, url: &str) -> Verdict<'_> {
         self.check_bytes(agent, url.as_bytes())
     }
 
-    /// [`Robots::check`] for a URL given as bytes.
+    /// [`Robots::check`] for a URL given as bytes, which need not be UTF-8. In the RFC
+    /// 9309 profile its octets ≥ 0x80 are percent-encoded before matching (§2.2.2), as a
+    /// pattern's are; the Google profile matches them as given.
+    ///
+    /// ```
+    /// use robots::{Agent, Robots};
+    /// // A Latin-1 file and a Latin-1 URL, or the pattern escaped by hand: all one path.
+    /// let robots = Robots::parse(b"User-agent: *\nDisallow: /caf\xE9\n");
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    /// assert!(!robots.check_bytes(&bot, b"/caf\xE9/menu").allowed());
+    /// assert!(!robots.check(&bot, "/caf%e9/menu").allowed());
+    /// // The UTF-8 spelling is other octets (`/caf%C3%A9`): not matched.
+    /// assert!(robots.check(&bot, "/café/menu").allowed());
+    /// ```
     pub fn check_bytes(&self, agent: &Agent, url: &[u8]) -> Verdict<'_> {
         let mut bufs = PathBufs::default();
         let path = match_path(&self.behaviour, url, &mut bufs);

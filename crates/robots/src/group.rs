@@ -61,7 +61,7 @@ impl<'r> Group<'r> {
         self.data.embargo.map(Embargo::new)
     }
 
-    /// The group's Crawl-delay (the largest, if it gives several).
+    /// The group's Crawl-delay (the largest valid one, if it gives several).
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.robots.pacing_of(self.data).crawl_delay
     }
@@ -69,6 +69,18 @@ impl<'r> Group<'r> {
     /// The group's first valid Request-rate.
     pub fn request_rate(&self) -> Option<RequestRate> {
         self.robots.pacing_of(self.data).request_rate
+    }
+
+    /// The records that stand in this group (those after its user-agent lines and
+    /// before the next group's), in file order: `Crawl-delay`, `Visit-time`,
+    /// `Content-Signal`, any key but a rule's or a user-agent's.
+    pub fn records(&self) -> impl Iterator<Item = Record<'r>> + 'r {
+        let (robots, index) = (self.robots, self.index);
+        robots
+            .records
+            .iter()
+            .filter(move |data| data.group() == Some(index as u32))
+            .map(move |data| Record { robots, data })
     }
 }
 
@@ -85,14 +97,51 @@ impl<'r> AgentGroups<'r> {
         &self.groups
     }
 
-    /// The largest Crawl-delay among the merged groups: the politest reading.
+    /// The largest Crawl-delay among the merged groups: the politest reading. `None`
+    /// when no group applies or none gives a valid one (a value that is not a
+    /// non-negative number of seconds is reported as [`Code::InvalidCrawlDelay`]).
+    /// Crawl-delay is not in RFC 9309, which leaves such records to crawlers (§2.2.4).
+    ///
+    /// [`Code::InvalidCrawlDelay`]: crate::Code::InvalidCrawlDelay
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.groups.iter().filter_map(Group::crawl_delay).max()
     }
 
-    /// The first Request-rate among the merged groups.
+    /// The first valid Request-rate among the merged groups; `None` when no group
+    /// applies or none gives one.
     pub fn request_rate(&self) -> Option<RequestRate> {
         self.groups.iter().find_map(Group::request_rate)
+    }
+
+    /// The records that stand in the merged groups, in file order: what the file tells
+    /// this agent beyond rules, such as `Visit-time` or `Content-Signal`, which the crate
+    /// does not interpret. None when no group applies. A record before the first
+    /// user-agent line stands in no group (RFC 9309 §2.2.4 lets other records stand
+    /// anywhere), so it is not among them: [`Robots::records`] lists every record.
+    ///
+    /// ```
+    /// use robots::{Agent, Robots};
+    ///
+    /// let robots = Robots::parse(b"\
+    /// Content-Signal: search=yes
+    /// User-agent: *
+    /// Visit-time: 0600-0845
+    /// Disallow: /tmp
+    ///
+    /// User-agent: ExampleBot
+    /// Content-Signal: ai-train=no
+    /// ");
+    /// let bot = robots.group_for(&Agent::new("ExampleBot").unwrap());
+    /// let signal = bot.records().find(|r| r.is("content-signal")).unwrap();
+    /// assert_eq!((signal.value(), signal.line()), ("ai-train=no", 7));
+    /// assert!(bot.records().all(|r| !r.is("visit-time")));
+    ///
+    /// let other = robots.group_for(&Agent::new("OtherBot").unwrap());
+    /// let visit: Vec<_> = other.records().map(|r| (r.key(), r.value())).collect();
+    /// assert_eq!(visit, [("Visit-time", "0600-0845")]);
+    /// ```
+    pub fn records(&self) -> impl Iterator<Item = Record<'r>> + '_ {
+        self.groups.iter().flat_map(Group::records)
     }
 
     /// The embargo that applies to this agent, as [`Verdict::embargo`](crate::Verdict::embargo)
@@ -189,7 +238,7 @@ impl Robots {
         }
     }
 
-    /// Every group, in file order.
+    /// Every group, in file order; none when the file has no user-agent line.
     pub fn groups(&self) -> impl Iterator<Item = Group<'_>> {
         (0..self.groups.len()).map(|i| self.group(i))
     }
@@ -228,7 +277,9 @@ impl Robots {
         }
     }
 
-    /// Every record that is not a rule or user-agent line, in file order.
+    /// Every record that is not a rule or user-agent line, in file order, those before
+    /// the first user-agent line included ([`Record::group`] is `None` for them);
+    /// [`AgentGroups::records`] gives those of one agent's groups.
     pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
         self.records
             .iter()

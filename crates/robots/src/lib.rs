@@ -71,6 +71,106 @@
 //! # Ok::<(), robots::Error>(())
 //! ```
 //!
+//! # Coming from texting_robots or Protego
+//!
+//! One parse serves every crawler: the agent is named once ([`Agent`]) and given with
+//! each question, so a parsed file can be kept per site and shared across threads.
+//!
+//! | texting_robots | Protego | here |
+//! | --- | --- | --- |
+//! | `Robot::new(agent, bytes)?` | `Protego.parse(text)` | [`Robots::parse`]`(bytes)`, which never fails, and [`Agent::new`]`(token)?` once per crawler |
+//! | `robot.allowed(url)` | `rp.can_fetch(url, agent)` | [`robots.check(&agent, url)`](Robots::check)[`.allowed()`](Verdict::allowed) |
+//! | `robot.delay` (`Option<f32>` seconds) | `rp.crawl_delay(agent)` | [`robots.group_for(&agent)`](Robots::group_for)[`.crawl_delay()`](AgentGroups::crawl_delay) (`Option<Duration>`) |
+//! | | `rp.request_rate(agent)` | [`robots.group_for(&agent)`](Robots::group_for)[`.request_rate()`](AgentGroups::request_rate) ([`RequestRate`]) |
+//! | | `rp.visit_time(agent)` | [`robots.group_for(&agent)`](Robots::group_for)[`.records()`](AgentGroups::records)`.find(\|r\| r.is("visit-time"))`, the value as written |
+//! | `robot.sitemaps` | `rp.sitemaps` | [`robots.sitemaps()`](Robots::sitemaps) |
+//! | | `rp.preferred_host` | [`robots.host()`](Robots::host) |
+//! | `get_robots_url(url)` | | `robots_fetch::Origin::of(url)?.robots_url()` |
+//!
+//! The file of Protego's README, with a Visit-time line added, asked the same questions:
+//!
+//! ```
+//! use robots::{Agent, RequestRate, Robots};
+//! use std::time::Duration;
+//!
+//! let text = "\
+//! User-agent: *
+//! Disallow: /
+//! Allow: /about
+//! Allow: /account
+//! Disallow: /account/contact$
+//! Disallow: /account/*/profile
+//! Crawl-delay: 4
+//! Request-rate: 10/1m # 10 requests every 1 minute
+//! Visit-time: 0600-0845
+//!
+//! Sitemap: http://example.com/sitemap-index.xml
+//! Host: http://example.co.in
+//! ";
+//! let rp = Robots::parse(text.as_bytes());
+//! let mybot = Agent::new("mybot")?;
+//! let can_fetch = |url| rp.check(&mybot, url).allowed();
+//! assert!(!can_fetch("http://example.com/profiles"));
+//! assert!(can_fetch("http://example.com/about"));
+//! assert!(can_fetch("http://example.com/account"));
+//! assert!(!can_fetch("http://example.com/account/myuser/profile"));
+//! assert!(!can_fetch("http://example.com/account/contact"));
+//!
+//! let group = rp.group_for(&mybot);
+//! assert_eq!(group.crawl_delay(), Some(Duration::from_secs(4)));
+//! let rate = RequestRate { requests: 10, per: Duration::from_secs(60) };
+//! assert_eq!(group.request_rate(), Some(rate));
+//! let visit_time = group.records().find(|r| r.is("visit-time")).map(|r| r.value());
+//! assert_eq!(visit_time, Some("0600-0845"));
+//! assert_eq!(rp.sitemaps().collect::<Vec<_>>(), ["http://example.com/sitemap-index.xml"]);
+//! assert_eq!(rp.host(), Some("http://example.co.in"));
+//! # Ok::<(), robots::Error>(())
+//! ```
+//!
+//! What reads differently:
+//! - The agent is a product token (`ExampleBot`), compared with each user-agent line's
+//!   token ignoring ASCII case (RFC 9309 §2.2.1): `User-agent: ExampleBot/2.1` names
+//!   `ExampleBot`. A whole User-Agent header goes through [`Agent::from_user_agent`];
+//!   [`Agent::new`] refuses one, as it holds spaces.
+//! - Rules before the first user-agent line belong to no group and are ignored (RFC 9309
+//!   §2.2.1), and reported as [`Code::RuleBeforeUserAgent`]; texting_robots applies a
+//!   file without user-agent lines to every crawler.
+//! - Crawl-delay and Request-rate count only inside a group, and merged groups give the
+//!   largest Crawl-delay (texting_robots takes the first, and one before any group for
+//!   everyone). Request-rate's time of day (`1/10s 0800-1000`, Protego's `start_time` and
+//!   `end_time`) is accepted but not kept; the record's value has it.
+//! - Protego parses text; this crate parses the bytes as received, so a body that is
+//!   not UTF-8 still parses (its octets ≥ 0x80 are matched percent-encoded, RFC 9309
+//!   §2.2.2) and is reported as [`Code::NotUtf8`].
+//! - What a fetch status means (4xx: allow all; 5xx or no answer: disallow all, RFC 9309
+//!   §2.3.1), which texting_robots leaves to the caller, is the `robots-fetch` crate's
+//!   job; without it, parse an empty body for "allow all" and use
+//!   [`Profile::always_allows`] for "disallow all".
+//!
+//! ```
+//! use robots::{Agent, Code, Profile, Robots};
+//!
+//! let ferris = Agent::new("Ferris")?;
+//! // No user-agent line: the rule belongs to no group, so nothing is disallowed.
+//! let robots = Robots::parse(b"Disallow: /secret\n");
+//! assert!(robots.check(&ferris, "https://example.com/secret").allowed());
+//! assert_eq!(robots.diagnostics()[0].code, Code::RuleBeforeUserAgent);
+//!
+//! // Versions on user-agent lines, and case, do not matter; the first rule decides
+//! // for `/a/x` (longest match) and both Crawl-delays count: the largest holds.
+//! let robots = Robots::parse(b"User-agent: ferris/1.0\nDisallow: /a\nCrawl-delay: 1\nCrawl-delay: 2.5\n");
+//! assert!(!robots.check(&ferris, "/a/x").allowed());
+//! let delay = robots.group_for(&ferris).crawl_delay().unwrap();
+//! assert_eq!(delay.as_secs_f32(), 2.5);
+//!
+//! // A robots.txt that answered 404 allows everything; one that answered 503
+//! // disallows everything but /robots.txt itself.
+//! assert!(Robots::parse(b"").check(&ferris, "/secret").allowed());
+//! assert!(!Profile::Rfc9309.always_allows("/secret"));
+//! assert!(Profile::Rfc9309.always_allows("/robots.txt"));
+//! # Ok::<(), robots::Error>(())
+//! ```
+//!
 //! # Parsing (both profiles)
 //! - Any bytes parse. A UTF-8 byte-order mark (or any prefix of one) is skipped. Lines end
 //!   at LF, CR or CRLF; `#` starts a comment; keys are case-insensitive; blank lines do

@@ -367,7 +367,9 @@ impl RecordLine {
     }
 }
 
-/// `Request-rate: n/t` — at most `requests` every `per`.
+/// `Request-rate: n/t` — at most `requests` every `per`. Not in RFC 9309: the period
+/// is in seconds, or has a unit (`1/10s`, `3/1m`, `h`, `d`); a time of day after it
+/// (`1/10s 0800-1000`) is accepted but not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestRate {
     /// How many requests.
@@ -432,6 +434,23 @@ impl Robots {
     }
 
     /// Parses with the RFC 9309 profile and the default 512,000-byte limit.
+    ///
+    /// Any bytes parse, as RFC 9309 §2.3.1.5 asks (crawlers use the rules they can
+    /// read): an empty body, an HTML page or a file that is not UTF-8 gives a `Robots`
+    /// like any other, with what was skipped or guessed in [`Robots::diagnostics`]. A
+    /// file with no group for an agent, and no `*` group, allows that agent everything.
+    ///
+    /// ```
+    /// use robots::{Agent, Code, Reason, Robots};
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    ///
+    /// let empty = Robots::parse(b"");
+    /// assert_eq!(empty.check(&bot, "/x").reason(), Reason::NoGroup);
+    ///
+    /// let html = Robots::parse(b"<html><body>Not found</body></html>");
+    /// assert!(html.check(&bot, "/x").allowed());
+    /// assert_eq!(html.diagnostics()[0].code, Code::LooksLikeHtml);
+    /// ```
     pub fn parse(bytes: &[u8]) -> Robots {
         Robots::parse_with(bytes, Options::default())
     }

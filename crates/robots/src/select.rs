@@ -53,7 +53,8 @@ impl Chosen {
 }
 
 impl Robots {
-    /// The groups that apply to `agent`: those naming it, else the `*` groups.
+    /// How the groups for `agent` are chosen (RFC 9309 §2.2.1): those naming it, else
+    /// the `*` groups, else none ([`Selection::None`], and everything is allowed).
     pub fn selection(&self, agent: &Agent) -> Selection {
         self.select(agent).selection
     }

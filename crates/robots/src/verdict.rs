@@ -92,13 +92,15 @@ impl std::fmt::Debug for Rule<'_> {
 pub enum Reason {
     /// `/robots.txt` is always allowed (RFC 9309 §2.2.2).
     RobotsTxt,
-    /// No group names the agent and there is no `*` group: everything is allowed.
+    /// No group names the agent and there is no `*` group: everything is allowed
+    /// (RFC 9309 §2.2.1).
     NoGroup,
-    /// The agent's group has no rule matching the path: allowed.
+    /// The agent's group has no rule matching the path: allowed (RFC 9309 §2.2.2).
     NoMatch,
-    /// The longest matching rule decided.
+    /// The longest matching rule decided (RFC 9309 §2.2.2).
     Longest,
-    /// An allow and a disallow matched with the same length; the allow wins.
+    /// An allow and a disallow matched with the same length; the allow wins (RFC 9309
+    /// §2.2.2).
     TieWonByAllow,
     /// Google profile: an empty `Disallow:` matched with length 0 and nothing longer
     /// did; it names its line, but a match of length 0 disallows nothing.
@@ -145,12 +147,15 @@ pub struct Verdict<'r> {
 }
 
 impl<'r> Verdict<'r> {
-    /// Whether the agent may fetch the URL.
+    /// Whether the agent may fetch the URL: `true` unless the deciding rule is a
+    /// disallow (of non-zero length; RFC 9309 §2.2.2).
     pub fn allowed(&self) -> bool {
         self.allowed
     }
 
-    /// The rule that decided, if any did: the longest matching one. Its kind says which
+    /// The rule that decided, if any did: the longest matching one; `None` when no rule
+    /// matched, no group applies or the URL is `/robots.txt` ([`Verdict::reason`] says
+    /// which). Its kind says which
     /// way, but [`Verdict::allowed`] is the verdict: in the Google profile an empty
     /// `Disallow:` can be named while the URL is allowed ([`Reason::EmptyDisallow`]).
     pub fn decided_by(&self) -> Option<Rule<'r>> {

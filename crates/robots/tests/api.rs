@@ -106,3 +106,23 @@ fn crawlers_and_verdicts_can_be_keys() {
         .collect();
     assert_eq!(verdicts.len(), 2);
 }
+
+#[test]
+fn an_agents_records_are_those_of_its_merged_groups_in_file_order() {
+    let robots = Robots::parse(
+        b"Crawl-delay: 9\n\
+          User-agent: ExampleBot\nContent-Signal: search=yes\nDisallow: /a\n\
+          User-agent: *\nVisit-time: 0600-0845\nDisallow: /b\n\
+          User-agent: examplebot\nContent-Signal: ai-train=no\nDisallow: /x\n",
+    );
+    let lines = |agent: &str| -> Vec<u32> {
+        let groups = robots.group_for(&Agent::new(agent).unwrap());
+        groups.records().map(|r| r.line()).collect()
+    };
+    // The first line stands in no group; the two groups naming ExampleBot are merged.
+    assert_eq!(lines("ExampleBot"), [3, 9]);
+    assert_eq!(lines("OtherBot"), [6]);
+    let none = Robots::parse(b"User-agent: ExampleBot\nCrawl-delay: 1\n");
+    let other = none.group_for(&Agent::new("OtherBot").unwrap());
+    assert_eq!(other.records().count(), 0);
+}

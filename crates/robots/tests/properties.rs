@@ -269,12 +269,19 @@ proptest! {
                 prop_assert!(r.line() >= 1 && r.line() <= lines);
                 let _ = (r.key(), r.value(), r.group().map(|g| g.index()));
             }
+            let mut grouped = 0;
             for g in robots.groups() {
                 for rule in g.rules() {
                     prop_assert!(rule.line() >= 1 && rule.line() <= lines);
                 }
+                for r in g.records() {
+                    prop_assert_eq!(r.group().map(|of| of.index()), Some(g.index()));
+                    grouped += 1;
+                }
                 let _ = (g.agent_lines().count(), g.crawl_delay(), g.embargo());
             }
+            // Each record in a group is listed by that group, and only by it.
+            prop_assert_eq!(grouped, robots.records().filter(|r| r.group().is_some()).count());
             let _ = (robots.sitemaps().count(), robots.host());
         }
     }
