@@ -303,10 +303,19 @@ impl Robots {
             .filter(|value| !value.is_empty())
     }
 
-    /// The first `Host` value, if any.
+    /// The first `Host` value, wherever it stands, as written; an empty `Host:` is
+    /// passed over, as an empty `Sitemap:` is. `Host` (the preferred host name) is not in
+    /// RFC 9309, which leaves such records to crawlers (§2.2.4).
+    ///
+    /// ```
+    /// let robots = robots::Robots::parse(b"Host:\nHost: www.example.com\nHost: example.com\n");
+    /// assert_eq!(robots.host(), Some("www.example.com"));
+    /// assert_eq!(robots::Robots::parse(b"User-agent: *\n").host(), None);
+    /// ```
     pub fn host(&self) -> Option<&str> {
         self.records()
-            .find(|r| r.directive() == Directive::Host)
+            .filter(|r| r.directive() == Directive::Host)
             .map(|r| r.value())
+            .find(|value| !value.is_empty())
     }
 }
