@@ -53,7 +53,9 @@ impl Answer {
         &self.source
     }
 
-    /// The rules to apply.
+    /// The rules to apply. [`Rules::robots`] gives the parsed file, when there is one,
+    /// for what `Answer` has no method for: an agent's Request-rate is
+    /// `answer.rules().robots().and_then(|r| r.group_for(&agent).request_rate())`.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -83,12 +85,16 @@ impl Answer {
         self.body
     }
 
-    /// The Crawl-delay of the agent's group, if the file gives one.
+    /// The Crawl-delay of the agent's groups, as
+    /// [`AgentGroups::crawl_delay`](robots::AgentGroups::crawl_delay) gives it: `None`
+    /// when they give none, and when no file was read (allow all, disallow all).
     pub fn crawl_delay(&self, agent: &Agent) -> Option<Duration> {
         self.rules.robots()?.group_for(agent).crawl_delay()
     }
 
-    /// The Sitemap URLs the file lists.
+    /// The Sitemap URLs the file lists, as [`Robots::sitemaps`](robots::Robots::sitemaps)
+    /// gives them (a relative one as written); empty when no file was read (allow all,
+    /// disallow all).
     pub fn sitemaps(&self) -> Vec<&str> {
         self.rules
             .robots()

@@ -66,6 +66,13 @@ impl Fetcher {
     /// fetcher reads robots.txt with [`Profile::Google`]: that profile knows no embargo
     /// (DESIGN.md), and the agent would otherwise get none without a word.
     ///
+    /// # Errors
+    ///
+    /// What [`Fetcher::lookup`] refuses, and [`Error::EmbargoWithGoogleProfile`] for
+    /// that pair. What the site answers
+    /// (4xx, 5xx, a timeout, a DNS failure) is never an error: it is in the
+    /// [`Decision`] and in [`Answer::source`] (RFC 9309 §2.3.1).
+    ///
     /// ```
     /// # #[tokio::main] async fn main() {
     /// use robots_fetch::{Agent, Config, Error, Fetcher, Options, Profile};
@@ -88,7 +95,14 @@ impl Fetcher {
         Ok((answer.decide(agent, url), answer))
     }
 
-    /// The robots.txt rules for the origin of `url` (any URL of the site).
+    /// The robots.txt rules for the origin of `url` (any URL of the site), as
+    /// [`Fetcher::lookup_origin`] finds them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidUrl`] when `url` is not an absolute URL (a path alone is not:
+    /// it names no origin), [`Error::UnsupportedScheme`] when it is not http(s), and
+    /// [`Error::NoHost`]. Nothing is asked of the network then.
     pub async fn lookup(&self, url: &str) -> Result<Answer, Error> {
         let origin = Origin::of(url)?;
         Ok(self.lookup_origin(&origin).await)

@@ -13,30 +13,73 @@
 //! itself as [`robots`], as is the URL type of [`Origin::from_url`] and [`Hop::url`]
 //! ([`Url`]), so a crawler needs no second dependency to name them.
 //!
-//! ```no_run
-//! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
+//! ```
+//! # use tokio::io::{AsyncReadExt, AsyncWriteExt};
+//! # /// Serves `body` as the answer to every request on a port of 127.0.0.1.
+//! # async fn serve(body: &'static str) -> std::io::Result<String> {
+//! #     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! #     let site = format!("http://{}", listener.local_addr()?);
+//! #     tokio::spawn(async move {
+//! #         while let Ok((mut socket, _)) = listener.accept().await {
+//! #             let _ = socket.read(&mut [0; 4096]).await;
+//! #             let head = format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len());
+//! #             let _ = socket.write_all(format!("{head}{body}").as_bytes()).await;
+//! #         }
+//! #     });
+//! #     Ok(site)
+//! # }
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use robots_fetch::{Agent, Config, Fetcher, Pacer};
+//! use robots_fetch::{Agent, Config, EmbargoPeriod, Fetcher, Pacer, Source};
 //!
-//! let fetcher = Fetcher::new(Config::new("ExampleBot/1.0 (+https://example.com/bot)"))?;
+//! // A site (on 127.0.0.1 here, as `http://127.0.0.1:port`) whose robots.txt says:
+//! let site = serve("User-agent: *\nArchive-Embargo: w\nDisallow: /private/\nCrawl-delay: 1\n").await?;
+//!
+//! let config = Config::new("ExampleBot/1.0 (+https://example.com/bot)");
+//! # let config = config.proxy_from_env(false);
+//! let fetcher = Fetcher::new(config)?;
 //! let agent = Agent::new("ExampleBot")?.honouring_embargo();
 //!
-//! // Fetches https://example.com/robots.txt, then decides.
-//! let (decision, answer) = fetcher.decide(&agent, "https://example.com/news/today").await?;
-//! println!("{}: allowed={} embargo={:?}", answer.source(), decision.allowed(), decision.embargo());
-//! if let Some(rule) = decision.decided_by() {
-//!     println!("decided by {rule}"); // decided by line 2: Disallow: /private/
-//! }
+//! // Fetches the site's /robots.txt, then decides.
+//! let (decision, answer) = fetcher.decide(&agent, &format!("{site}/news/today")).await?;
+//! assert!(decision.allowed());
+//! assert_eq!(decision.embargo().map(|e| e.period()), Some(EmbargoPeriod::Week));
+//! assert_eq!(answer.source(), &Source::Fetched);
 //!
 //! // The next URL of the origin is answered from the cache, without a request.
-//! let (decision, answer) = fetcher.decide(&agent, "https://example.com/private/x").await?;
+//! let (decision, answer) = fetcher.decide(&agent, &format!("{site}/private/x")).await?;
+//! assert!(!decision.allowed());
+//! let rule = decision.decided_by().unwrap();
+//! assert_eq!(rule.to_string(), "line 3: Disallow: /private/");
+//! assert_eq!(answer.source().name(), "cached");
 //!
 //! // Space requests to the origin by its Crawl-delay for this agent, at most 30 s.
+//! assert_eq!(answer.crawl_delay(&agent), Some(Duration::from_secs(1)));
 //! let pacer = Pacer::new(Duration::from_secs(30));
-//! if decision.allowed() {
-//!     pacer.pace(&answer, &agent).await;
-//!     // … fetch https://example.com/private/x
-//! }
+//! pacer.pace(&answer, &agent).await; // the first request to the origin: no wait
+//! // … fetch the page; the next `pace` for this origin waits a second.
+//! # Ok(()) }
+//! ```
+//!
+//! Coming from texting_robots, which parses what the caller fetched: its
+//! `get_robots_url(url)` is [`Origin::of`]`(url)?.`[`robots_url()`](Origin::robots_url),
+//! and what each status means, which its README leaves to the caller, is decided here
+//! as the table below says. A site that cannot be reached is an answer, not an error:
+//!
+//! ```
+//! # #[tokio::main] async fn main() -> Result<(), robots_fetch::Error> {
+//! use robots_fetch::{Agent, Config, Fetcher};
+//!
+//! // Nothing listens on port 1: the connection is refused.
+//! let config = Config::new("ExampleBot/1.0");
+//! # let config = config.proxy_from_env(false);
+//! let fetcher = Fetcher::new(config)?;
+//! let bot = Agent::new("ExampleBot")?;
+//! let (decision, answer) = fetcher.decide(&bot, "http://127.0.0.1:1/page").await?;
+//! assert!(!decision.allowed());
+//! assert_eq!(answer.source().name(), "unreachable");
+//! // RFC 9309 §2.2.2: /robots.txt itself stays allowed, so it may be asked again.
+//! assert!(answer.decide(&bot, "/robots.txt").allowed());
 //! # Ok(()) }
 //! ```
 //!
