@@ -55,6 +55,12 @@ pub struct Origin {
 
 impl Origin {
     /// The origin of an absolute http(s) URL.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidUrl`] for what does not parse as an absolute URL (a path such
+    /// as `/a`), [`Error::UnsupportedScheme`] for a scheme other than http(s) (RFC 9309
+    /// §2.3 covers only those), [`Error::NoHost`] for a URL without a host.
     pub fn of(url: &str) -> Result<Origin, Error> {
         let parsed = Url::parse(url).map_err(|reason| Error::InvalidUrl {
             url: url.to_owned(),

@@ -25,7 +25,8 @@ impl<'r> Group<'r> {
         self.agent_lines().next().map_or(0, |(_, line)| line)
     }
 
-    /// The user-agent values as written, with their lines.
+    /// The user-agent values as written (trimmed, invalid UTF-8 replaced by U+FFFD),
+    /// with their lines.
     pub fn agent_lines(&self) -> impl Iterator<Item = (&'r str, u32)> + 'r {
         let robots = self.robots;
         robots

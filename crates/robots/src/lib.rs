@@ -16,7 +16,8 @@
 //!   [`reason`](Verdict::reason) and [`embargo`](Verdict::embargo), an [`Embargo`]
 //!   whose [`end`](Embargo::end) dates when publication may start. [`Robots::explain`]
 //!   says why, for people.
-//! - [`Robots::group_for`] gives the agent's Crawl-delay and Request-rate;
+//! - [`Robots::group_for`] gives the agent's Crawl-delay, Request-rate and other
+//!   records ([`AgentGroups`]);
 //!   [`Robots::sitemaps`] and [`Robots::records`] the other lines;
 //!   [`Robots::diagnostics`] and [`Robots::lint`] what is wrong with the file;
 //!   [`Tokens`] the raw `key: value` lines.
