@@ -132,13 +132,13 @@
 //! - The agent is a product token (`ExampleBot`), compared with each user-agent line's
 //!   token ignoring ASCII case (RFC 9309 §2.2.1): `User-agent: ExampleBot/2.1` names
 //!   `ExampleBot`. A whole User-Agent header goes through [`Agent::from_user_agent`];
-//!   [`Agent::new`] refuses one, as it holds spaces.
+//!   [`Agent::new`] refuses one, as it holds spaces and `/`.
 //! - Rules before the first user-agent line belong to no group and are ignored (RFC 9309
 //!   §2.2.1), and reported as [`Code::RuleBeforeUserAgent`]; texting_robots applies a
 //!   file without user-agent lines to every crawler.
-//! - Crawl-delay and Request-rate count only inside a group, and merged groups give the
-//!   largest Crawl-delay (texting_robots takes the first, and one before any group for
-//!   everyone). Request-rate's time of day (`1/10s 0800-1000`, Protego's `start_time` and
+//! - Crawl-delay and Request-rate count only inside a group, and of several
+//!   Crawl-delays in the agent's groups the largest holds (texting_robots takes the
+//!   first, and one before any group for everyone). Request-rate's time of day (`1/10s 0800-1000`, Protego's `start_time` and
 //!   `end_time`) is accepted but not kept; the record's value has it.
 //! - Protego parses text; this crate parses the bytes as received, so a body that is
 //!   not UTF-8 still parses (its octets ≥ 0x80 are matched percent-encoded, RFC 9309
@@ -157,8 +157,8 @@
 //! assert!(robots.check(&ferris, "https://example.com/secret").allowed());
 //! assert_eq!(robots.diagnostics()[0].code, Code::RuleBeforeUserAgent);
 //!
-//! // Versions on user-agent lines, and case, do not matter; the first rule decides
-//! // for `/a/x` (longest match) and both Crawl-delays count: the largest holds.
+//! // A version on the user-agent line, and case, do not matter: the group names
+//! // Ferris. Of its two Crawl-delays the largest holds.
 //! let robots = Robots::parse(b"User-agent: ferris/1.0\nDisallow: /a\nCrawl-delay: 1\nCrawl-delay: 2.5\n");
 //! assert!(!robots.check(&ferris, "/a/x").allowed());
 //! let delay = robots.group_for(&ferris).crawl_delay().unwrap();
