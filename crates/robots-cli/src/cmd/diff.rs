@@ -1,6 +1,7 @@
 //! `robots diff`: before deploying a new robots.txt, which URLs change verdict (or
 //! embargo) for which agents, with the deciding line in each version.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -213,6 +214,9 @@ fn describe(v: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
 /// that are not UTF-8 stay those octets, so that the path is one the rule matches.
 fn rule_paths(files: &[(&Robots, &Patterns)]) -> Vec<input::Url> {
     let mut paths = vec![b"/".to_vec()];
+    // Repeats are found by hash, not by scanning `paths`: a file of 15,000 rules gives
+    // some 60,000 paths, and a scan per path took tens of seconds.
+    let mut seen: HashSet<Vec<u8>> = paths.iter().cloned().collect();
     for (robots, patterns) in files {
         for group in robots.groups() {
             for rule in group.rules() {
@@ -238,7 +242,7 @@ fn rule_paths(files: &[(&Robots, &Patterns)]) -> Vec<input::Url> {
                     trimmed,
                     [&base[..], b"?q=1"].concat(),
                 ] {
-                    if !path.is_empty() && !paths.contains(&path) {
+                    if !path.is_empty() && seen.insert(path.clone()) {
                         paths.push(path);
                     }
                 }
