@@ -242,7 +242,8 @@ impl Robots {
                 let letters = product_token(first.as_bytes(), true);
                 made(
                     format!(
-                        "`{first}` names no crawler: RFC 9309 compares user-agent names whole, and `*` is a wildcard only alone; Google's matcher reads `{letters}`"
+                        "`{first}` names no crawler: RFC 9309 compares user-agent names whole, and `*` is a wildcard only alone; {}",
+                        google_reads(letters)
                     ),
                     // `**` (9 corpus lines) means every crawler, which is `*` alone.
                     if letters.is_empty() && first.bytes().all(|b| b == b'*') {
@@ -267,8 +268,8 @@ impl Robots {
             }
             Code::AgentNotRfc9309 => made(
                 format!(
-                    "`{first}` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads it as `{}`",
-                    product_token(first.as_bytes(), true)
+                    "`{first}` has characters outside RFC 9309's [A-Za-z_-]; {}",
+                    google_reads(product_token(first.as_bytes(), true))
                 ),
                 None,
             ),
@@ -379,6 +380,17 @@ impl Robots {
 }
 
 /// The name of the directive `key` is read as under `behaviour`.
+/// What Google's matcher makes of a user-agent name, given the leading [A-Za-z_-]
+/// letters it reads: a name with none names no crawler there, which a quoted empty
+/// name would only hint at.
+fn google_reads(letters: &str) -> String {
+    if letters.is_empty() {
+        "Google's matcher reads only leading [A-Za-z_-] letters, and it has none, so there it names no crawler".to_owned()
+    } else {
+        format!("Google's matcher reads it as `{letters}`")
+    }
+}
+
 fn read_as(key: &str, behaviour: &Behaviour) -> &'static str {
     classify(key.as_bytes(), behaviour).0.name()
 }

@@ -320,6 +320,42 @@ fn google_profile_reports_versions_not_names_it_reads_short() {
     }
 }
 
+/// A name with no leading [A-Za-z_-] letter (`008`, `**`) names no crawler for Google's
+/// matcher; the message said so by quoting an empty name, "reads it as ``".
+#[test]
+fn rfc9309_profile_says_when_google_reads_no_name_from_an_agent() {
+    let d = &found(
+        b"User-agent: 008\nDisallow: /\n",
+        Profile::Rfc9309,
+        Code::AgentNotRfc9309,
+    )[0];
+    assert_eq!(
+        d.message,
+        "`008` has characters outside RFC 9309's [A-Za-z_-]; Google's matcher reads only leading [A-Za-z_-] letters, and it has none, so there it names no crawler"
+    );
+    let d = &found(
+        b"User-agent: **\nDisallow: /\n",
+        Profile::Rfc9309,
+        Code::AgentWithWildcard,
+    )[0];
+    assert!(
+        d.message.ends_with("Google's matcher reads only leading [A-Za-z_-] letters, and it has none, so there it names no crawler"),
+        "{}",
+        d.message
+    );
+    // A name Google does read a part of is still quoted.
+    let d = &found(
+        b"User-agent: MJ12bot\nDisallow: /\n",
+        Profile::Rfc9309,
+        Code::AgentNotRfc9309,
+    )[0];
+    assert!(
+        d.message.ends_with("Google's matcher reads it as `MJ`"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 fn request_rate_may_name_the_time_of_day_it_applies_in() {
     let file = b"User-agent: SeznamBot\nRequest-rate: 1/10s 1800-0900\n";
