@@ -539,6 +539,14 @@ fn a_utf16_file_is_named_as_one() {
         .collect();
     let d = &found(&file, Profile::Rfc9309, Code::NotUtf8)[0];
     assert!(d.message.starts_with("the file is UTF-16"), "{}", d.message);
+    // The finding names the byte-order mark, so it spans both octets, as its underline does.
+    assert_eq!((d.line, d.column, d.span.clone()), (1, 1, 0..2));
+    let big_endian = [0xFE, 0xFF, 0, b'U'];
+    let d = &found(&big_endian, Profile::Rfc9309, Code::NotUtf8)[0];
+    assert_eq!(
+        (d.message.starts_with("the file is UTF-16"), d.span.clone()),
+        (true, 0..2)
+    );
     let d = &found(
         b"User-agent: *\nDisallow: /caf\xE9\n",
         Profile::Rfc9309,

@@ -236,10 +236,11 @@ impl Parser {
             let line = 1 + memchr::memchr2_iter(b'\n', b'\r', &data[..at]).count() as u32
                 - memchr::memmem::find_iter(&data[..at], b"\r\n").count() as u32;
             // A UTF-16 byte-order mark: the whole file is UTF-16, and none of it is read.
-            let number = match data {
-                [0xFF, 0xFE, ..] if at == 0 => UTF16_LE,
-                [0xFE, 0xFF, ..] if at == 0 => UTF16_BE,
-                _ => u32::from(data[at]),
+            // The finding names the mark, so its span holds both of the mark's octets.
+            let (number, len) = match data {
+                [0xFF, 0xFE, ..] if at == 0 => (UTF16_LE, 2),
+                [0xFE, 0xFF, ..] if at == 0 => (UTF16_BE, 2),
+                _ => (u32::from(data[at]), 1),
             };
             // The column of the octet itself, where the span and an underline put it.
             let column = at
@@ -251,7 +252,7 @@ impl Parser {
                 Code::NotUtf8,
                 line,
                 column,
-                at..at + 1,
+                at..at + len,
                 Quote::number(number),
             );
         }
