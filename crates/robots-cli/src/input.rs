@@ -269,7 +269,7 @@ impl From<String> for Url {
     }
 }
 
-/// Notes on standard error how a URL was read when it has no scheme and does not
+/// Notes on standard error how a URL was read when it has no `scheme://` and does not
 /// start with `/` (nor `?`, `;` or `#`). The engine reads such a URL as Google's
 /// matcher does, as a host and a path (`example.com/a` is `/a`; `private` and
 /// `index.html` are `/`), which is seldom what someone who left the `/` off a path
@@ -294,7 +294,7 @@ impl ReadingNotes {
         self.noted += 1;
         if self.noted > Self::MAX {
             if self.noted == Self::MAX + 1 {
-                eprintln!("robots: note: more URLs without a scheme or a leading `/` are read the same way");
+                eprintln!("robots: note: more URLs without `scheme://` or a leading `/` are read the same way");
             }
             return;
         }
@@ -303,13 +303,35 @@ impl ReadingNotes {
             return;
         }
         let path = robots.explain_bytes(agent, &url.bytes).path;
+        // `https:/a` and `mailto:x` do have a scheme, only no `//` after it; saying they
+        // have none would point at the wrong mistake.
+        let lacks = if written_scheme(&text[..end]) {
+            "has a scheme but no `//` after it"
+        } else {
+            "has no scheme"
+        };
         eprintln!(
-            "robots: note: `{}` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `{}`; write `/{}` to check that path",
+            "robots: note: `{}` {lacks} and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `{}`; write `/{}` to check that path",
             printable(text),
             printable(&path),
             printable(text)
         );
     }
+}
+
+/// Whether `head`, a URL up to its first `/`, `?`, `;` or `#`, starts with a scheme
+/// (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then `:`), and not a host
+/// and port such as `localhost:8080`.
+fn written_scheme(head: &str) -> bool {
+    let Some((scheme, rest)) = head.split_once(':') else {
+        return false;
+    };
+    let port = !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit());
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        && !port
 }
 
 /// URLs given as arguments, taken as the bytes they are (see [`Url`]).

@@ -362,6 +362,17 @@ fn a_url_without_scheme_or_slash_is_said_to_be_read_as_host_and_path() {
         "robots: note: `private/x` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/x`; write `/private/x` to check that path\n\
          robots: note: `search` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/`; write `/search` to check that path\n"
     );
+    // A scheme with no `//` after it is named as such, a host and port is not a scheme.
+    let (_, stderr) = check(
+        &["https:/private/x", "mailto:a@b", "localhost:8080/private"],
+        "",
+    );
+    assert_eq!(
+        stderr,
+        "robots: note: `https:/private/x` has a scheme but no `//` after it and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/private/x`; write `/https:/private/x` to check that path\n\
+         robots: note: `mailto:a@b` has a scheme but no `//` after it and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/`; write `/mailto:a@b` to check that path\n\
+         robots: note: `localhost:8080/private` has no scheme and does not start with `/`, so it is read as Google's matcher reads it, as a URL without its scheme (a host, then a path): the path checked is `/private`; write `/localhost:8080/private` to check that path\n"
+    );
     let (_, stderr) = check(&[], "example.com/private/x\n");
     assert!(
         stderr.contains("the path checked is `/private/x`"),
@@ -374,7 +385,7 @@ fn a_url_without_scheme_or_slash_is_said_to_be_read_as_host_and_path() {
     );
     assert_eq!(stderr.lines().count(), 6, "{stderr}");
     assert!(stderr.ends_with(
-        "robots: note: more URLs without a scheme or a leading `/` are read the same way\n"
+        "robots: note: more URLs without `scheme://` or a leading `/` are read the same way\n"
     ));
     let (_, stderr) = check(
         &[

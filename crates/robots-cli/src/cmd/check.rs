@@ -22,8 +22,8 @@ Examples:
 
 A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
 bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
-A URL with neither a scheme nor a leading `/` is read as Google's matcher reads it, as
-a host and then a path (`example.com/a` is `/a`; `private` and `index.html` are `/`),
+A URL with neither `scheme://` nor a leading `/` is read as Google's matcher reads it,
+as a host and then a path (`example.com/a` is `/a`; `private` and `index.html` are `/`),
 and a note on standard error says which path was checked.
 
 With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",

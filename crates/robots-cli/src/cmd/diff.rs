@@ -22,8 +22,8 @@ URLs come from the arguments, else from standard input when it is neither a term
 nor one of the files (`-`), else from the paths in either file's rules and simple
 variants of them (/a/ -> /a/, /a/x, /a, /a/?q=1). Standard input holds at most one of
 OLD and NEW. A URL that is not UTF-8 is compared as the bytes it is, and shown with
-those octets as `\\xE9` (`/caf\\xE9`). A URL with neither a scheme nor a leading `/`
-is read as a host and then a path (`private` is `/`), as `robots check` says.
+those octets as `\\xE9` (`/caf\\xE9`). A URL with neither `scheme://` nor a leading
+`/` is read as a host and then a path (`private` is `/`), as `robots check` says.
 
 Examples:
   robots diff --agent Googlebot --agent ExampleBot old/robots.txt new/robots.txt
