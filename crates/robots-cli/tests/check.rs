@@ -638,3 +638,72 @@ fn an_agent_outside_rfc9309_tokens_is_warned_about_and_still_matched() {
         "{stderr}"
     );
 }
+
+/// `--expect` turns check into a test: every verdict printed as before, exit 1 and the
+/// URLs that failed named on standard error when one gets the other verdict.
+#[test]
+fn expect_fails_when_a_url_gets_the_other_verdict_and_names_it() {
+    let file = example();
+    let check = |expect: &str, urls: &[&str]| {
+        let args = [
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            "ExampleBot",
+            "--color",
+            "never",
+            "--expect",
+            expect,
+        ];
+        robots(&[&args[..], urls].concat(), "")
+    };
+    let out = check("disallowed", &["/private/x", "/news/today", "/search?q=1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "DISALLOWED  /private/x  (line 5: Disallow: /private/)\n\
+         ALLOWED     /news/today  (no rule matched)\n\
+         DISALLOWED  /search?q=1  (line 6: Disallow: /search)\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "robots check: 1 URL is allowed, not disallowed as --expect asks:\n  /news/today\n"
+    );
+
+    let out = check("allowed", &["/news/today", "/search/help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stderr, b"");
+
+    let out = check("allowed", &["/private/a", "/news/today", "/search"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "robots check: 2 URLs are disallowed, not allowed as --expect asks:\n  /private/a\n  /search\n"
+    );
+}
+
+/// URLs read from standard input are held to `--expect` too, the JSON lines unchanged.
+#[test]
+fn expect_holds_urls_from_standard_input_and_leaves_json_as_it_is() {
+    let file = example();
+    let args = [
+        "check",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+        "--format",
+        "json",
+    ];
+    let urls = "/a\n/private/b\n";
+    let plain = robots(&args, urls);
+    let expecting = robots(&[&args[..], &["--expect", "allowed"]].concat(), urls);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(expecting.status.code(), Some(1));
+    assert_eq!(expecting.stdout, plain.stdout);
+    assert_eq!(
+        String::from_utf8_lossy(&expecting.stderr),
+        "robots check: 1 URL is disallowed, not allowed as --expect asks:\n  /private/b\n"
+    );
+}

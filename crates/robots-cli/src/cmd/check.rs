@@ -19,6 +19,7 @@ Examples:
   robots check --robots examples/robots.txt --agent ExampleBot /news/today /private/x
   robots check --robots robots.txt --agent ExampleBot --embargo --format json < urls.txt
   robots check --robots robots.txt --agent Googlebot --profile google https://example.com/a
+  robots check --robots robots.txt --agent Googlebot --expect disallowed /private/ /cart
 
 A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
 bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
@@ -39,8 +40,14 @@ empty-disallow: there an empty `Disallow:` matches every path with length 0 and 
 disallows, so when nothing else matches it is named as the deciding rule, \"allowed\"
 is true, and text output says \"empty Disallow: disallows nothing\".
 
-Exit status: 0 when every URL was checked (whatever the verdicts), 2 on a usage error
-or an unreadable file.")]
+With --expect allowed (or disallowed), every verdict is printed as without it, and
+the command fails when a URL's verdict is not the one expected: a test a site can run
+before it ships its robots.txt. Standard error then names each such URL, in input
+order.
+
+Exit status: 0 when every URL was checked (whatever the verdicts, unless --expect
+says which they must be), 1 when --expect was given and some URL's verdict is not
+the one expected, 2 on a usage error or an unreadable file.")]
 pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -52,6 +59,11 @@ pub struct Args {
     /// When to colour text output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// The verdict every URL must get: exit 1, naming the URLs that get the other,
+    /// when one does not.
+    #[arg(long, value_enum, value_name = "VERDICT")]
+    pub expect: Option<Expect>,
 
     /// URLs (`https://example.com/a?b`) or paths (`/a?b`); read from standard input, one
     /// per line, each answered as it is read, when none are given (then the robots.txt
@@ -66,15 +78,48 @@ pub enum Format {
     Json,
 }
 
+/// The verdict `--expect` asks of every URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Expect {
+    Allowed,
+    Disallowed,
+}
+
+impl Expect {
+    fn holds(self, verdict: &Verdict<'_>) -> bool {
+        verdict.allowed() == (self == Expect::Allowed)
+    }
+
+    /// The verdict that fails the expectation.
+    fn other(self) -> Expect {
+        match self {
+            Expect::Allowed => Expect::Disallowed,
+            Expect::Disallowed => Expect::Allowed,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Expect::Allowed => "allowed",
+            Expect::Disallowed => "disallowed",
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     input::refuse_stdin_twice(&args.urls, &args.engine.robots)?;
     let (robots, agent, patterns) = args.engine.load()?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut notes = input::ReadingNotes::default();
+    // The URLs whose verdict is not the one `--expect` asks for, as shown.
+    let mut unexpected = Vec::new();
     let mut write = |url: &input::Url, out: &mut dyn Write| -> Result<()> {
         notes.note(&robots, &agent, url);
         let verdict = robots.check_bytes(&agent, &url.bytes);
+        if args.expect.is_some_and(|e| !e.holds(&verdict)) {
+            unexpected.push(printable(&url.text).into_owned());
+        }
         match args.format {
             Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict, &patterns))?,
             Format::Text => writeln!(
@@ -98,7 +143,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    match args.expect {
+        Some(expect) if !unexpected.is_empty() => {
+            let (urls, are) = match unexpected.len() {
+                1 => ("1 URL".to_owned(), "is"),
+                n => (format!("{n} URLs"), "are"),
+            };
+            eprintln!(
+                "robots check: {urls} {are} {}, not {} as --expect asks:",
+                expect.other().word(),
+                expect.word()
+            );
+            for url in &unexpected {
+                eprintln!("  {url}");
+            }
+            Ok(ExitCode::from(1))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// One verdict as a line of JSON.
