@@ -6,11 +6,12 @@ use std::path::PathBuf;
 /// What went wrong while reading, indexing, serving or releasing an archive.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{path}: {source}")]
+    // The I/O error is shown in the message and not also given as `source()`: a
+    // caller printing the chain (anyhow's `{:#}`) would otherwise show it twice.
+    #[error("{path}: {error}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path}, byte {offset}: {problem}")]
     Warc {

@@ -323,7 +323,7 @@ impl Server {
     ) -> Result<Server, Error> {
         let listener = TcpListener::bind(addr).map_err(|e| Error::Io {
             path: format!("address {addr}").into(),
-            source: e,
+            error: e,
         })?;
         Ok(Server {
             listener,
@@ -341,7 +341,7 @@ impl Server {
     pub fn run(self) -> Result<(), Error> {
         let io = |e| Error::Io {
             path: "server".into(),
-            source: e,
+            error: e,
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)

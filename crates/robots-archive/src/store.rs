@@ -177,9 +177,9 @@ impl RecordReader<'_> {
     }
 }
 
-pub(crate) fn io_error(path: &Path, source: io::Error) -> Error {
+pub(crate) fn io_error(path: &Path, error: io::Error) -> Error {
     Error::Io {
         path: path.to_owned(),
-        source,
+        error,
     }
 }

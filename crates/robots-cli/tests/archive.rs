@@ -388,6 +388,29 @@ fn every_archive_subcommand_has_an_example_in_help() {
     }
 }
 
+/// An I/O failure (here, a port another server holds) is told once: the library's
+/// message names the cause, and the chain the command prints must not repeat it.
+#[test]
+fn an_io_error_names_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let archive = dir.path().join("archive");
+    assert!(ingest(&archive, &warc).status.success());
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = robots(&[
+        "archive",
+        "serve",
+        archive.to_str().unwrap(),
+        "--addr",
+        &addr,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains(&format!("address {addr}: ")), "{said}");
+    assert_eq!(said.matches("(os error").count(), 1, "{said}");
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

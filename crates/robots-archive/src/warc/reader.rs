@@ -111,7 +111,7 @@ impl<R: BufRead> Reader<R> {
                 None => {
                     return Error::Io {
                         path: self.path.clone(),
-                        source: e,
+                        error: e,
                     }
                 }
             },
@@ -121,7 +121,7 @@ impl<R: BufRead> Reader<R> {
             _ => {
                 return Error::Io {
                     path: self.path.clone(),
-                    source: e,
+                    error: e,
                 }
             }
         };
