@@ -138,7 +138,18 @@ pub(crate) fn ingest_file(
     // The revisits read before any damage are kept too, so they are resolved either way;
     // this file's responses may also be the originals of revisits ingested before.
     revisit::resolve_pending(index, store)?;
-    read?;
+    // Damage is named in the file the user gave, at the same byte: the stored copy is
+    // sealed, so it is not the file to cut or to crawl again.
+    read.map_err(|e| match e {
+        Error::Warc {
+            offset, problem, ..
+        } => Error::Warc {
+            path: source.to_owned(),
+            offset,
+            problem,
+        },
+        other => other,
+    })?;
     report.revisits_without_original = revisit::unresolved_in(index, file_id)?;
     index
         .conn

@@ -699,6 +699,11 @@ fn the_captures_before_damage_are_kept() {
     std::fs::write(&cut, &whole[..whole.len() - 10]).unwrap();
     let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
     let e = archive.ingest(&cut, &mut |_| {}).unwrap_err();
+    // The file named is the one given, not its sealed copy in the store.
+    assert!(
+        matches!(&e, Error::Warc { path, .. } if *path == cut),
+        "{e}"
+    );
     assert_eq!(problem(e), WarcProblem::Truncated);
     assert_eq!(
         end(&archive, &format!("{SITE}/news/a")),
