@@ -57,33 +57,13 @@ impl Store {
     pub fn seal(&self, source: &Path, progress: &mut dyn FnMut(u64)) -> Result<Sealed, Error> {
         let mut input = File::open(source).map_err(|e| io_error(source, e))?;
         let incoming = self.dir.join(format!(".incoming-{}", std::process::id()));
-        let mut out = File::create(&incoming).map_err(|e| io_error(&incoming, e))?;
-        let mut hasher = Sha1::new();
-        let mut buf = vec![0u8; 256 * 1024];
-        let (mut size, mut first) = (0u64, [0u8; 2]);
-        loop {
-            let n = match input.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(io_error(source, e)),
-            };
-            if size == 0 && n >= 2 {
-                first = [buf[0], buf[1]];
-            }
-            hasher.update(&buf[..n]);
-            out.write_all(&buf[..n])
-                .map_err(|e| io_error(&incoming, e))?;
-            size += n as u64;
-            progress(n as u64);
+        let copied = copy_hashing(&mut input, source, &incoming, progress);
+        if copied.is_err() {
+            // A copy that failed part way (a directory given as the file, a read error)
+            // is no part of the store; the error says what went wrong.
+            let _ = fs::remove_file(&incoming);
         }
-        out.sync_all().map_err(|e| io_error(&incoming, e))?;
-        drop(out);
-        let sha1: String = hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let (sha1, size, first) = copied?;
         let ext = if first == [0x1f, 0x8b] {
             "warc.gz"
         } else {
@@ -116,6 +96,43 @@ impl Store {
             open: None,
         }
     }
+}
+
+/// Copies `input` (the file at `source`) to `incoming`, synced: its SHA-1 in hex, its
+/// size and its first two bytes.
+fn copy_hashing(
+    input: &mut File,
+    source: &Path,
+    incoming: &Path,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(String, u64, [u8; 2]), Error> {
+    let mut out = File::create(incoming).map_err(|e| io_error(incoming, e))?;
+    let mut hasher = Sha1::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    let (mut size, mut first) = (0u64, [0u8; 2]);
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(source, e)),
+        };
+        if size == 0 && n >= 2 {
+            first = [buf[0], buf[1]];
+        }
+        hasher.update(&buf[..n]);
+        out.write_all(&buf[..n])
+            .map_err(|e| io_error(incoming, e))?;
+        size += n as u64;
+        progress(n as u64);
+    }
+    out.sync_all().map_err(|e| io_error(incoming, e))?;
+    let sha1 = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok((sha1, size, first))
 }
 
 /// Reads records from the store, reusing the open file while records come from it

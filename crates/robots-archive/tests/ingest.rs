@@ -719,6 +719,24 @@ fn the_captures_before_damage_are_kept() {
 }
 
 #[test]
+fn a_file_that_cannot_be_read_leaves_nothing_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    // A directory opens like a file, then fails at the first read, part way into
+    // sealing it.
+    let e = archive.ingest(dir.path(), &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, Error::Io { path, .. } if path == dir.path()),
+        "{e}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("archive/store"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn damaged_files_give_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let good = std::fs::read(write_warc(
