@@ -388,6 +388,28 @@ fn every_archive_subcommand_has_an_example_in_help() {
     }
 }
 
+/// A directory or a missing file given as a WARC file is refused before the archive is
+/// created, so that a slip leaves no empty archive behind, and a directory is told apart.
+#[test]
+fn ingest_checks_its_files_before_creating_the_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawls = dir.path().join("crawls");
+    std::fs::create_dir(&crawls).unwrap();
+    let archive = dir.path().join("archive");
+    let out = ingest(&archive, &crawls);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("crawls is a directory; give the WARC files in it"),
+        "{said}"
+    );
+    assert!(!archive.exists());
+    let out = ingest(&archive, &dir.path().join("no-such.warc.gz"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("cannot read"), "{}", text(&out));
+    assert!(!archive.exists());
+}
+
 /// An I/O failure (here, a port another server holds) is told once: the library's
 /// message names the cause, and the chain the command prints must not repeat it.
 #[test]

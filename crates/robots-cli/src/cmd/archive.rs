@@ -164,14 +164,22 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             }
         );
     }
-    let mut archive = Archive::create(&args.dir, &args.agent)?;
-    // Each file is read twice: copied into the store, then indexed.
+    // Checked before the archive is created, so that a mistyped name leaves no empty
+    // archive behind. Each file is read twice: copied into the store, then indexed.
     let mut total = 0;
     for warc in &args.warcs {
         let meta =
             std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
+        if meta.is_dir() {
+            bail!(
+                "{} is a directory; give the WARC files in it, e.g. `{}`",
+                warc.display(),
+                warc.join("*.warc.gz").display()
+            );
+        }
         total += 2 * meta.len();
     }
+    let mut archive = Archive::create(&args.dir, &args.agent)?;
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(total)
     } else {
