@@ -43,17 +43,17 @@ pub enum WarcProblem {
     NotAWarcRecord { found: String },
     #[error("the file ends in the middle of a record; the crawl was probably interrupted: re-run it or cut the file before this record")]
     Truncated,
-    #[error("a record header line is longer than {limit} bytes; the file is probably corrupt")]
+    #[error("a record header line is longer than {limit} bytes; the file is damaged here: re-run the crawl, or cut the file before this record")]
     HeaderTooLong { limit: usize },
-    #[error("malformed header line {line:?} (expected `Name: value`)")]
+    #[error("malformed header line {line:?} (expected `Name: value`); the file is damaged here: re-run the crawl, or cut the file before this record")]
     BadHeader { line: String },
-    #[error("the record has no valid Content-Length header")]
+    #[error("the record has no valid Content-Length header; the file is damaged here: re-run the crawl, or cut the file before this record")]
     NoContentLength,
-    #[error("the record block is not followed by the two CRLFs that end a record")]
+    #[error("the record block is not followed by the two CRLFs that end a record (a wrong Content-Length, or damage); re-run the crawl, or cut the file before this record")]
     BadRecordEnd,
     #[error("one gzip member holds more than one record; the file was compressed whole: recompress it per record (e.g. `warcio recompress in.warc.gz out.warc.gz`)")]
     SeveralRecordsPerMember,
-    #[error("the gzip data is corrupt: {0}")]
+    #[error("the gzip data is corrupt ({0}); the file is damaged here: re-run the crawl, or cut the file before this record")]
     BadGzip(String),
 }
 

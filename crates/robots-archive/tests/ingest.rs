@@ -788,4 +788,19 @@ fn damaged_files_give_clear_errors() {
     // The message says what to do.
     let message = ingest_error(&whole).to_string();
     assert!(message.contains("recompress"), "{message}");
+    // So does every kind of damage: a gzip member cut short with another after it (its
+    // checksum is read from the next member's bytes), and a wrong Content-Length.
+    let mut cut_member = good[..good.len() - 6].to_vec();
+    cut_member.extend_from_slice(&good);
+    let long_block = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabcd\r\n\r\n";
+    for (damaged, expected) in [
+        (ingest_error(&cut_member), "gzip data is corrupt"),
+        (ingest_error(long_block), "not followed by the two CRLFs"),
+    ] {
+        let message = damaged.to_string();
+        assert!(
+            message.contains(expected) && message.contains("cut the file before this record"),
+            "{message}"
+        );
+    }
 }
