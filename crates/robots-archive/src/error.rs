@@ -32,6 +32,8 @@ pub enum Error {
     NotAnArchive { dir: PathBuf },
     #[error("the archive's agent is `{stored}` but `{given}` was given; an archive keeps one agent so that every verdict in it means the same thing; use a new archive directory for another agent")]
     AgentMismatch { stored: String, given: String },
+    #[error("the stored WARC file {file} is missing; the sealed store was changed: restore it from a backup, or ingest again the WARC file it was copied from (the same content is stored under the same name)")]
+    StoreMissing { file: PathBuf },
     #[error("the stored WARC file {file} does not hold the record the index expects at byte {offset}; the sealed store was changed: restore it from a backup")]
     StoreMismatch { file: String, offset: u64 },
 }

@@ -2,7 +2,6 @@
 //! `revisit` records) in one streaming pass, then let `revisit` find the originals of
 //! revisits and `assess` work out verdicts and embargo ends.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -15,7 +14,7 @@ use crate::indexing::{
     index_response, index_revisit, upgrade_response, Indexed, Place, Response, RobotsBody,
 };
 use crate::revisit::{self, RevisitRecord};
-use crate::store::{io_error, Store};
+use crate::store::Store;
 use crate::time::Timestamp;
 use crate::url::{is_robots_txt, Origin};
 use crate::warc::{Fields, Reader};
@@ -201,7 +200,7 @@ fn read_file(
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), Error> {
     let path = store.path(name);
-    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+    let file = store.open(name)?;
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
     let mut last_pos = 0;
     loop {

@@ -84,6 +84,16 @@ impl Store {
         Ok(Sealed { name, sha1, size })
     }
 
+    /// Opens the stored file `name`; one that is gone is named as missing from the
+    /// store, which only a change to the sealed store can cause.
+    pub fn open(&self, name: &str) -> Result<File, Error> {
+        let path = self.path(name);
+        File::open(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => Error::StoreMissing { file: path.clone() },
+            _ => io_error(&path, e),
+        })
+    }
+
     /// Reads the record an index row points at, checking it is the one indexed.
     pub fn read(&self, entry: &Entry) -> Result<Stored, Error> {
         self.reader().read(entry)
@@ -149,7 +159,7 @@ impl RecordReader<'_> {
         let file = match &mut self.open {
             Some((name, file)) if *name == entry.file => file,
             slot => {
-                let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+                let file = self.store.open(&entry.file)?;
                 &mut slot.insert((entry.file.clone(), file)).1
             }
         };

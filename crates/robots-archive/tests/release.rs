@@ -266,3 +266,30 @@ fn a_release_cut_short_anywhere_publishes_each_record_exactly_once() {
         }
     }
 }
+
+/// A stored file deleted from under the index is named as missing from the sealed store,
+/// with how to bring it back, and ingesting its original again does.
+#[test]
+fn a_file_missing_from_the_store_is_named_with_how_to_restore_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = archive_with(dir.path(), &fixture());
+    let stored = std::fs::read_dir(dir.path().join("archive/store"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::remove_file(&stored).unwrap();
+    let e = archive.release(t("2026-03-01T00:00:00Z")).unwrap_err();
+    assert!(
+        matches!(&e, robots_archive::Error::StoreMissing { file } if *file == stored),
+        "{e}"
+    );
+    assert!(e.to_string().contains("restore it from a backup"), "{e}");
+    let again = archive
+        .ingest(&dir.path().join("crawl.warc.gz"), &mut |_| {})
+        .unwrap();
+    assert!(again.already_ingested);
+    let report = archive.release(t("2026-03-01T00:00:00Z")).unwrap();
+    assert!(report.released > 0);
+}
