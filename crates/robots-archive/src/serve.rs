@@ -97,7 +97,7 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
 }
 
 fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Response, Error> {
-    let Some((stamp, url)) = rest.split_once('/') else {
+    let Some((stamp, url)) = rest.split_once('/').filter(|(_, url)| !url.is_empty()) else {
         return Ok(Response::message(
             400,
             json,

@@ -291,6 +291,10 @@ fn bad_requests_get_clear_answers() {
         400
     );
     assert_eq!(get(&archive, "/web/2026", "text/html", at).status, 400);
+    // No URL after the timestamp is a request to fix, not a URL `http://` not found.
+    let r = get(&archive, "/web/2026/", "text/html", at);
+    assert_eq!(r.status, 400);
+    assert!(String::from_utf8_lossy(&r.body).contains("/web/&lt;timestamp&gt;/&lt;url&gt;"));
     let r = get(
         &archive,
         "/web/2026/http://site.test/missing",
