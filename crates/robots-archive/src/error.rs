@@ -43,6 +43,11 @@ pub enum Error {
 pub enum WarcProblem {
     #[error("expected a record starting with `WARC/1.0` or `WARC/1.1`, found {found:?}; is this a WARC file?")]
     NotAWarcRecord { found: String },
+    #[error("the file is compressed with {format}, but WARC files are read plain or gzipped per record: decompress it (e.g. `{command}`) and ingest the .warc file")]
+    CompressedWhole {
+        format: &'static str,
+        command: &'static str,
+    },
     #[error("the file ends in the middle of a record; the crawl was probably interrupted: re-run it or cut the file before this record")]
     Truncated,
     #[error("a record header line is longer than {limit} bytes; the file is damaged here: re-run the crawl, or cut the file before this record")]

@@ -756,6 +756,19 @@ fn damaged_files_give_clear_errors() {
     );
     let e = problem(ingest_error(b"<html>not a warc</html>"));
     assert!(matches!(e, WarcProblem::NotAWarcRecord { .. }), "{e:?}");
+    // A crawl compressed whole for storage is told to be decompressed, not asked
+    // whether it is a WARC file (the bytes after each magic number are arbitrary).
+    for (start, command) in [
+        (&b"BZh91AY&SY\x1b/"[..], "bunzip2"),
+        (&[0x28, 0xB5, 0x2F, 0xFD, 0x64, 0x00][..], "unzstd"),
+        (&[0xFD, b'7', b'z', b'X', b'Z', 0, 0, 4][..], "unxz"),
+    ] {
+        let message = ingest_error(start).to_string();
+        assert!(
+            message.contains("decompress it") && message.contains(command),
+            "{message}"
+        );
+    }
     let mut flipped = good.clone();
     let mid = flipped.len() - 40;
     flipped[mid] ^= 0xff;

@@ -146,6 +146,9 @@ fn read_record<B: BufRead, T>(
     // that, not "truncated", when it has no line end.
     let peek = input.fill_buf()?;
     let n = peek.len().min(5);
+    if let Some((format, command)) = whole_file_compression(peek) {
+        return Err(problem(WarcProblem::CompressedWhole { format, command }));
+    }
     if peek[..n] != b"WARC/"[..n] {
         let line = peek.split(|&b| b == b'\n').next().unwrap_or_default();
         let found = String::from_utf8_lossy(&line[..line.len().min(40)]).into_owned();
@@ -177,6 +180,22 @@ fn read_record<B: BufRead, T>(
         return Err(problem(WarcProblem::BadRecordEnd));
     }
     Ok((fields, value))
+}
+
+/// The compression, and the command that undoes it, of data starting with the magic
+/// number of a format other than gzip: WARC files are gzipped per record or plain, but
+/// crawls are often compressed whole for storage, and "not a WARC file" would not say
+/// what to do.
+fn whole_file_compression(start: &[u8]) -> Option<(&'static str, &'static str)> {
+    const FORMATS: [(&[u8], &str, &str); 3] = [
+        (b"BZh", "bzip2", "bunzip2 -k"),
+        (&[0x28, 0xB5, 0x2F, 0xFD], "zstd", "unzstd"),
+        (&[0xFD, b'7', b'z', b'X', b'Z', 0], "xz", "unxz -k"),
+    ];
+    FORMATS
+        .iter()
+        .find(|(magic, _, _)| start.starts_with(magic))
+        .map(|&(_, format, command)| (format, command))
 }
 
 /// Reads `Name: value` lines up to the empty line that ends a header.
