@@ -19,8 +19,10 @@ pub enum Error {
         offset: u64,
         problem: WarcProblem,
     },
+    // Not `#[from]`, which would also make the database error the `source()` and so
+    // have it printed twice by whoever prints the chain; `From` is implemented below.
     #[error("the archive index failed: {0}; if the index is damaged, move it away and ingest the stored WARC files again")]
-    Index(#[from] rusqlite::Error),
+    Index(rusqlite::Error),
     #[error("`{value}` is not a valid time: give {expected}")]
     BadTime {
         value: String,
@@ -36,6 +38,12 @@ pub enum Error {
     StoreMissing { file: PathBuf },
     #[error("the stored WARC file {file} does not hold the record the index expects at byte {offset}; the sealed store was changed: restore it from a backup")]
     StoreMismatch { file: String, offset: u64 },
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        Error::Index(e)
+    }
 }
 
 /// How a WARC file breaks the format (ISO 28500, WARC 1.0 and 1.1).

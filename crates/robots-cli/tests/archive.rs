@@ -433,6 +433,21 @@ fn an_io_error_names_its_cause_once() {
     assert_eq!(said.matches("(os error").count(), 1, "{said}");
 }
 
+/// So is a failure of the index: a damaged index.sqlite3 is named once, with what to do.
+#[test]
+fn a_damaged_index_is_told_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let archive = dir.path().join("archive");
+    assert!(ingest(&archive, &warc).status.success());
+    std::fs::write(archive.join("index.sqlite3"), b"not a database at all").unwrap();
+    let out = robots(&["archive", "status", archive.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("move it away"), "{said}");
+    assert_eq!(said.matches("not a database").count(), 1, "{said}");
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
