@@ -429,7 +429,8 @@ impl Index {
     }
 
     /// The captures of `url`, oldest first: every capture whose URL has its SURT key
-    /// (however case, default port, `www.` or percent-encoding were written).
+    /// (however case, default port or `www.` were written, and whether octets a URL may
+    /// not hold raw were percent-encoded).
     pub fn captures_of(&self, url: &str) -> Result<Vec<Entry>, Error> {
         self.select(
             "WHERE r.urlkey = ?1 ORDER BY r.captured, r.id",

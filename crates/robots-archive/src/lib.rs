@@ -123,8 +123,11 @@
 //!   or a value outside these answers 400 naming it, rather than a listing that ignores
 //!   it.
 //!   Captures are looked up by SURT key, so a URL is found however its host case,
-//!   default port, `www.` or percent-encoding were written; replay prefers captures of
-//!   the URL exactly as requested.
+//!   default port or `www.` were written, and whether the octets a URL may not hold raw
+//!   (space, controls, non-ASCII) were percent-encoded or not; replay prefers captures
+//!   of the URL exactly as requested. Other spellings keep keys of their own: an escaped
+//!   unreserved character (`/%62.html` for `/b.html`) and an empty query (`/b.html?`)
+//!   find only captures written that way, as the key is all the index holds.
 //! - `release`: every allowed record whose end has passed and that is not yet published
 //!   goes into a new public WARC file, copied byte for byte from the store; each
 //!   record still under embargo appears once, in the first release after its ingest, as

@@ -200,6 +200,15 @@ mod tests {
             assert_eq!(surt(same), key, "{same}");
         }
         assert_ne!(surt("https://u.example:80/café x"), key);
+        // Spellings the key does not fold, as the crate docs say.
+        assert_ne!(
+            surt("http://u.example/%62.html"),
+            surt("http://u.example/b.html")
+        );
+        assert_ne!(
+            surt("http://u.example/b.html?"),
+            surt("http://u.example/b.html")
+        );
         assert_eq!(encode_unsafe("/a b\u{7f}é"), "/a%20b%7F%C3%A9");
         assert_eq!(encode_unsafe("/plain?q=1"), "/plain?q=1");
     }
