@@ -63,21 +63,23 @@ impl Robots {
     /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
     pub(crate) fn select(&self, agent: &Agent) -> Chosen {
         let bit = name_bit(self.compared_name(agent));
-        let (mut named_few, mut global_few) = ([0u32; FEW], [0u32; FEW]);
+        // One array for both kinds: the first named group overwrites the `*` groups
+        // from the start, and only the first `named_count` are read after that.
+        let mut few = [0u32; FEW];
         let (mut named_count, mut global_count) = (0, 0);
         for (i, group) in self.groups.iter().enumerate() {
             if self.names_agent(group, bit, agent) {
-                named_few[named_count.min(FEW - 1)] = i as u32;
+                few[named_count.min(FEW - 1)] = i as u32;
                 named_count += 1;
             } else if named_count == 0 && group.global {
-                global_few[global_count.min(FEW - 1)] = i as u32;
+                few[global_count.min(FEW - 1)] = i as u32;
                 global_count += 1;
             }
         }
-        let (selection, few) = match (named_count, global_count) {
-            (0, 0) => (Selection::None, named_few),
-            (0, n) => (Selection::Global { groups: n }, global_few),
-            (n, _) => (Selection::Named { groups: n }, named_few),
+        let selection = match (named_count, global_count) {
+            (0, 0) => Selection::None,
+            (0, n) => Selection::Global { groups: n },
+            (n, _) => Selection::Named { groups: n },
         };
         Chosen {
             selection,
