@@ -18,10 +18,11 @@ pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8
     // Only a wildcard pattern is searched for its `*`: most patterns are literal.
     let star = match wildcard.then(|| crate::swar::find(pattern, b'*')).flatten() {
         Some(star) => star,
-        None if anchored => return path == pattern,
-        None => return path.starts_with(pattern),
+        None if anchored => return crate::swar::same(path, pattern),
+        None => return crate::swar::starts_with(path, pattern),
     };
     let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
+    // Not `swar::starts_with` here: inlined as well, it pushed `find` out of line.
     if !path.starts_with(first) {
         return false;
     }
