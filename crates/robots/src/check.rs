@@ -293,7 +293,9 @@ pub(crate) fn match_path<'p>(
     if nul_ends {
         path = before_nul(path);
     }
-    if !needs_slash && (!normalise || rfc_is_normal(path, Role::Path)) {
+    // If nothing was cut, the pass above found an octet to normalise: no second pass.
+    if !needs_slash && (!normalise || (path.len() < rest.len() && rfc_is_normal(path, Role::Path)))
+    {
         return path;
     }
     bufs.path(needs_slash, path, normalise)
