@@ -332,11 +332,44 @@ impl<const N: usize> Sink for PathBuf<N> {
     }
 }
 
+/// A stack buffer for a path whose normalised form surely fits: writing is one bounds
+/// check and a store, with none of [`PathBuf`]'s tests for a spill.
+pub(crate) struct Fixed<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Fixed<N> {
+    fn new() -> Self {
+        Fixed {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl<const N: usize> Sink for Fixed<N> {
+    fn push(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        self.bytes[self.len..end].copy_from_slice(bytes);
+        self.len = end;
+    }
+}
+
 /// The two sizes of buffer a check may normalise its path into, neither set up until one
 /// is needed.
 #[derive(Default)]
 pub(crate) struct PathBufs {
-    small: Option<PathBuf<256>>,
+    small: Option<Fixed<256>>,
     large: Option<PathBuf<2048>>,
 }
 
@@ -346,19 +379,18 @@ impl PathBufs {
     pub fn path(&mut self, slash: bool, path: &[u8], normalise: bool) -> &[u8] {
         // Normalising at most triples a path; one more octet for the `/`.
         if 3 * path.len() < 256 {
-            write_path(self.small.insert(PathBuf::new()), slash, path, normalise)
+            let out = self.small.insert(Fixed::new());
+            write_path(out, slash, path, normalise);
+            out.as_bytes()
         } else {
-            write_path(self.large.insert(PathBuf::new()), slash, path, normalise)
+            let out = self.large.insert(PathBuf::new());
+            write_path(out, slash, path, normalise);
+            out.as_bytes()
         }
     }
 }
 
-fn write_path<'b, const N: usize>(
-    out: &'b mut PathBuf<N>,
-    slash: bool,
-    path: &[u8],
-    normalise: bool,
-) -> &'b [u8] {
+fn write_path(out: &mut impl Sink, slash: bool, path: &[u8], normalise: bool) {
     if slash {
         out.push(b'/');
     }
@@ -367,7 +399,6 @@ fn write_path<'b, const N: usize>(
     } else {
         out.extend(path);
     }
-    out.as_bytes()
 }
 
 #[cfg(test)]
@@ -490,7 +521,7 @@ mod tests {
         let input = [0xFFu8; 85];
         let mut bufs = PathBufs::default();
         assert_eq!(bufs.path(true, &input, true).len(), 1 + 3 * 85);
-        assert!(bufs.small.as_ref().is_some_and(|b| b.heap.is_empty()));
+        assert!(bufs.small.is_some() && bufs.large.is_none());
         let mut bufs = PathBufs::default();
         assert_eq!(bufs.path(false, &[b'a'; 86], false), [b'a'; 86]);
         assert!(bufs.small.is_none() && bufs.large.is_some());
