@@ -274,7 +274,7 @@ pub(crate) struct GroupData {
     pub global: bool,
     /// The longest valid Archive-Embargo period in the group.
     pub embargo: Option<EmbargoPeriod>,
-    /// The [`name_bit`]s of the names its user-agent lines give: a check passes over a
+    /// Bits `name_mix % 16` of the names its user-agent lines give: a check passes over a
     /// group that cannot name its agent without reading a name.
     pub names: u16,
     /// Where the group's crawl-delay and request-rate are in `Robots::pacing`, if it has
@@ -282,18 +282,17 @@ pub(crate) struct GroupData {
     pub pacing: u32,
 }
 
-/// One of 16 bits for a crawler name, from its length and its first and last letters,
-/// ignoring ASCII case as names are compared: equal names give the same bit.
-pub(crate) fn name_bit(name: &[u8]) -> u16 {
+/// A number for a crawler name, from its length and its first and last letters,
+/// ignoring ASCII case as names are compared: equal names give the same number.
+pub(crate) fn name_mix(name: &[u8]) -> usize {
     let (first, last) = match name {
         [] => (0, 0),
         [first, .., last] => (*first, *last),
         [only] => (*only, *only),
     };
-    let mix = name.len() * 7
+    name.len() * 7
         + usize::from(first.to_ascii_lowercase()) * 3
-        + usize::from(last.to_ascii_lowercase());
-    1 << (mix % 16)
+        + usize::from(last.to_ascii_lowercase())
 }
 
 /// The `pacing` of a group without crawl-delay or request-rate.
@@ -402,6 +401,7 @@ pub struct Robots {
     pub(crate) rules: Vec<RuleLine>,
     pub(crate) records: Vec<RecordLine>,
     pub(crate) findings: Vec<Finding>,
+    pub(crate) globals: crate::select::Globals,
     pub(crate) size: usize,
     pub(crate) parsed: usize,
     pub(crate) lines: u32,

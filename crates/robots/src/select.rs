@@ -1,7 +1,7 @@
 //! Choosing the groups for an agent (RFC 9309 §2.2.1): those whose user-agent lines name
 //! it, else the `*` groups, merged; found in one pass over the groups, without allocating.
 
-use crate::robots::{name_bit, AgentLine, GroupData, Span};
+use crate::robots::{name_mix, AgentLine, GroupData, Span};
 use crate::{Agent, Robots};
 
 /// How many chosen groups a check remembers while it decides.
@@ -39,7 +39,8 @@ impl Selection {
 pub(crate) struct Chosen {
     pub selection: Selection,
     few: [u32; FEW],
-    /// The agent's [`name_bit`], for finding named groups again past the first [`FEW`].
+    /// The agent's name bit (its [`name_mix`] % 16, as in [`GroupData::names`]), for
+    /// finding named groups again past the first [`FEW`].
     bit: u16,
 }
 
@@ -49,6 +50,33 @@ impl Chosen {
             Selection::Named { groups } | Selection::Global { groups } => groups,
             Selection::None => 0,
         }
+    }
+}
+
+/// What a file's groups choose for an agent none of them can name, found at parse time:
+/// most checks are for such agents, and then need not read any group's names. In 16
+/// bytes, since a crawler's cache holds thousands of files.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Globals {
+    /// Bit `name_mix % 64` of every user-agent line's name but `*`'s: an agent whose bit
+    /// is not set is named by no group. Finer than the groups' 16 bits.
+    names: u64,
+    /// How many groups are `*` groups, and the first of them; with one or none (the
+    /// usual case), no group need be visited.
+    count: u32,
+    first: u32,
+}
+
+impl Globals {
+    /// Notes the [`name_mix`] of a user-agent line's name.
+    pub(crate) fn name(&mut self, mix: usize) {
+        self.names |= 1 << (mix % 64);
+    }
+
+    /// Finds the `*` groups, once all groups are read.
+    pub(crate) fn find(&mut self, groups: &[GroupData]) {
+        self.count = groups.iter().filter(|g| g.global).count() as u32;
+        self.first = groups.iter().position(|g| g.global).unwrap_or(0) as u32;
     }
 }
 
@@ -62,13 +90,27 @@ impl Robots {
     /// The groups for `agent` and how they were chosen, found in one pass over the groups;
     /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
     pub(crate) fn select(&self, agent: &Agent) -> Chosen {
-        let bit = name_bit(self.compared_name(agent));
+        let mix = name_mix(self.compared_name(agent));
+        let bit = 1 << (mix % 16);
+        let named_anywhere = self.globals.names & 1 << (mix % 64) != 0;
+        if !named_anywhere && self.globals.count <= 1 {
+            let mut few = [0; FEW];
+            few[0] = self.globals.first;
+            return Chosen {
+                selection: match self.globals.count {
+                    0 => Selection::None,
+                    _ => Selection::Global { groups: 1 },
+                },
+                few,
+                bit,
+            };
+        }
         // One array for both kinds: the first named group overwrites the `*` groups
         // from the start, and only the first `named_count` are read after that.
         let mut few = [0u32; FEW];
         let (mut named_count, mut global_count) = (0, 0);
         for (i, group) in self.groups.iter().enumerate() {
-            if self.names_agent(group, bit, agent) {
+            if named_anywhere && self.names_agent(group, bit, agent) {
                 few[named_count.min(FEW - 1)] = i as u32;
                 named_count += 1;
             } else if named_count == 0 && group.global {
@@ -142,7 +184,7 @@ impl Robots {
     }
 
     /// Whether one of the group's user-agent lines names the agent; `bit` is the agent's
-    /// [`name_bit`], which rules out most groups without reading their names.
+    /// name bit, which rules out most groups without reading their names.
     #[inline]
     fn names_agent(&self, group: &GroupData, bit: u16, agent: &Agent) -> bool {
         group.names & bit != 0

@@ -5,7 +5,7 @@ use super::{Parser, Place};
 use crate::agent::product_token_len;
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::robots::{name_bit, AgentLine, GroupData};
+use crate::robots::{name_mix, AgentLine, GroupData};
 
 impl Parser {
     /// Opens a group unless the current one is still collecting user-agent lines; returns
@@ -62,7 +62,11 @@ impl Parser {
             );
         }
         self.robots.agents.push(agent);
-        let names = name_bit(self.robots.text(token));
+        let mix = name_mix(self.robots.text(token));
+        if !global {
+            self.robots.globals.name(mix);
+        }
+        let names = 1 << (mix % 16);
         let data = &mut self.robots.groups[group];
         data.agents.end += 1;
         data.global |= global;

@@ -32,6 +32,7 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
             rules: scratch.rules,
             records: scratch.records,
             findings: scratch.findings,
+            globals: Default::default(),
             size: bytes.len(),
             parsed: data.len(),
             lines: 0,
@@ -371,6 +372,7 @@ impl Parser {
             let rules = group.rules.start as usize..group.rules.end as usize;
             self.order.sort(&mut self.robots.rules[rules]);
         }
+        self.robots.globals.find(&self.robots.groups);
         // Parsed files are often held by the thousand (a crawler's cache): each keeps
         // only what it uses.
         scratch::Scratch::keep(self)
