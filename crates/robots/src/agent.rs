@@ -19,8 +19,13 @@ pub struct Agent {
     given: Box<str>,
     /// The product token, which the RFC 9309 profile compares.
     token: Box<str>,
+    /// The [`name_mix`] of `given` and of `token`, worked out once here rather than on
+    /// every check that chooses groups for the agent.
+    mixes: [u32; 2],
     honours_embargo: bool,
 }
+
+use crate::robots::name_mix;
 
 impl Agent {
     /// A crawler named by its product token, e.g. `ExampleBot`.
@@ -51,11 +56,7 @@ impl Agent {
                 character: bad,
             });
         }
-        Ok(Agent {
-            given: token.into(),
-            token: token.into(),
-            honours_embargo: false,
-        })
+        Ok(Agent::of(token.into(), token.into()))
     }
 
     /// The crawler named in a full `User-Agent` header value: the item after
@@ -89,11 +90,22 @@ impl Agent {
     /// user-agent line whose value starts outside `[A-Za-z_-]`). The RFC 9309 profile
     /// compares its product token, the text up to the first white space or `/`.
     pub fn verbatim(name: &str) -> Agent {
+        Agent::of(name.into(), product_token(name.as_bytes(), false).into())
+    }
+
+    fn of(given: Box<str>, token: Box<str>) -> Agent {
+        let mix = |name: &str| name_mix(name.as_bytes()) as u32;
         Agent {
-            given: name.into(),
-            token: product_token(name.as_bytes(), false).into(),
+            mixes: [mix(&given), mix(&token)],
+            given,
+            token,
             honours_embargo: false,
         }
+    }
+
+    /// The [`name_mix`] of the name as given (`verbatim`) or of the product token.
+    pub(crate) fn mix(&self, verbatim: bool) -> usize {
+        self.mixes[usize::from(!verbatim)] as usize
     }
 
     /// This agent, declaring that it honours Archive-Embargo: embargo rules then apply

@@ -1,7 +1,7 @@
 //! Choosing the groups for an agent (RFC 9309 §2.2.1): those whose user-agent lines name
 //! it, else the `*` groups, merged; found in one pass over the groups, without allocating.
 
-use crate::robots::{name_mix, AgentLine, GroupData, Span};
+use crate::robots::{AgentLine, GroupData, Span};
 use crate::{Agent, Robots};
 
 /// How many chosen groups a check remembers while it decides.
@@ -39,8 +39,8 @@ impl Selection {
 pub(crate) struct Chosen {
     pub selection: Selection,
     few: [u32; FEW],
-    /// The agent's name bit (its [`name_mix`] % 16, as in [`GroupData::names`]), for
-    /// finding named groups again past the first [`FEW`].
+    /// The agent's name bit (its [`name_mix`](crate::robots::name_mix) % 16, as in
+    /// [`GroupData::names`]), for finding named groups again past the first [`FEW`].
     bit: u16,
 }
 
@@ -68,7 +68,7 @@ pub(crate) struct Globals {
 }
 
 impl Globals {
-    /// Notes the [`name_mix`] of a user-agent line's name.
+    /// Notes the [`name_mix`](crate::robots::name_mix) of a user-agent line's name.
     pub(crate) fn name(&mut self, mix: usize) {
         self.names |= 1 << (mix % 64);
     }
@@ -90,7 +90,7 @@ impl Robots {
     /// The groups for `agent` and how they were chosen, found in one pass over the groups;
     /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
     pub(crate) fn select(&self, agent: &Agent) -> Chosen {
-        let mix = name_mix(self.compared_name(agent));
+        let mix = agent.mix(self.behaviour.alpha_agent_tokens);
         let bit = 1 << (mix % 16);
         let named_anywhere = self.globals.names & 1 << (mix % 64) != 0;
         if !named_anywhere && self.globals.count <= 1 {
