@@ -1,6 +1,7 @@
 //! The crawler's identity: its product token (RFC 9309 §2.2.1) and whether it honours
 //! Archive-Embargo; plus reading product tokens out of user-agent lines.
 
+use crate::robots::name_mix;
 use crate::user_agent::{crawler_in_header, is_tchar};
 use crate::Error;
 
@@ -24,8 +25,6 @@ pub struct Agent {
     mixes: [u32; 2],
     honours_embargo: bool,
 }
-
-use crate::robots::name_mix;
 
 impl Agent {
     /// A crawler named by its product token, e.g. `ExampleBot`.
