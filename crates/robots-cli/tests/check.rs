@@ -13,6 +13,11 @@ fn example() -> PathBuf {
 
 /// `check` of the example file for ExampleBot, as JSON, with `urls` on standard input.
 fn example_json_from_stdin(urls: impl AsRef<[u8]>) -> std::process::Output {
+    example_json_from_stdin_with(&[], urls)
+}
+
+/// [`example_json_from_stdin`] with more arguments.
+fn example_json_from_stdin_with(more: &[&str], urls: impl AsRef<[u8]>) -> std::process::Output {
     let file = example();
     let args = [
         "check",
@@ -20,8 +25,10 @@ fn example_json_from_stdin(urls: impl AsRef<[u8]>) -> std::process::Output {
         file.to_str().unwrap(),
         "--agent",
         "ExampleBot",
+        "--format",
+        "json",
     ];
-    robots(&[&args[..], &["--format", "json"]].concat(), urls)
+    robots(&[&args[..], more].concat(), urls)
 }
 
 #[test]
@@ -686,19 +693,9 @@ fn expect_fails_when_a_url_gets_the_other_verdict_and_names_it() {
 /// URLs read from standard input are held to `--expect` too, the JSON lines unchanged.
 #[test]
 fn expect_holds_urls_from_standard_input_and_leaves_json_as_it_is() {
-    let file = example();
-    let args = [
-        "check",
-        "--robots",
-        file.to_str().unwrap(),
-        "--agent",
-        "ExampleBot",
-        "--format",
-        "json",
-    ];
     let urls = "/a\n/private/b\n";
-    let plain = robots(&args, urls);
-    let expecting = robots(&[&args[..], &["--expect", "allowed"]].concat(), urls);
+    let plain = example_json_from_stdin(urls);
+    let expecting = example_json_from_stdin_with(&["--expect", "allowed"], urls);
     assert_eq!(plain.status.code(), Some(0));
     assert_eq!(expecting.status.code(), Some(1));
     assert_eq!(expecting.stdout, plain.stdout);
