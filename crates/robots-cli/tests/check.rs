@@ -18,6 +18,12 @@ fn example_json_from_stdin(urls: impl AsRef<[u8]>) -> std::process::Output {
 
 /// [`example_json_from_stdin`] with more arguments.
 fn example_json_from_stdin_with(more: &[&str], urls: impl AsRef<[u8]>) -> std::process::Output {
+    example_check(&[&["--format", "json"], more].concat(), urls)
+}
+
+/// `check` of the example file for ExampleBot with `more` arguments (options, then
+/// URLs), and `urls` on standard input.
+fn example_check(more: &[&str], urls: impl AsRef<[u8]>) -> std::process::Output {
     let file = example();
     let args = [
         "check",
@@ -25,8 +31,6 @@ fn example_json_from_stdin_with(more: &[&str], urls: impl AsRef<[u8]>) -> std::p
         file.to_str().unwrap(),
         "--agent",
         "ExampleBot",
-        "--format",
-        "json",
     ];
     robots(&[&args[..], more].concat(), urls)
 }
@@ -650,20 +654,11 @@ fn an_agent_outside_rfc9309_tokens_is_warned_about_and_still_matched() {
 /// URLs that failed named on standard error when one gets the other verdict.
 #[test]
 fn expect_fails_when_a_url_gets_the_other_verdict_and_names_it() {
-    let file = example();
     let check = |expect: &str, urls: &[&str]| {
-        let args = [
-            "check",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
-            "ExampleBot",
-            "--color",
-            "never",
-            "--expect",
-            expect,
-        ];
-        robots(&[&args[..], urls].concat(), "")
+        example_check(
+            &[&["--color", "never", "--expect", expect], urls].concat(),
+            "",
+        )
     };
     let out = check("disallowed", &["/private/x", "/news/today", "/search?q=1"]);
     assert_eq!(out.status.code(), Some(1));
