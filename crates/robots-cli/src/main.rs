@@ -13,7 +13,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::style::printable;
 
-/// Check, explain and lint robots.txt files (RFC 9309 + Archive-Embargo).
+/// Check, explain, lint and diff robots.txt files, fetch a site's, test files in the
+/// browser, and keep a web archive under Archive-Embargo (RFC 9309).
 #[derive(Parser)]
 #[command(name = "robots", version, about, long_about = None)]
 struct Cli {
