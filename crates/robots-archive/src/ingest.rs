@@ -134,6 +134,16 @@ pub(crate) fn ingest_file(
         &mut report,
         progress,
     );
+    if read.is_err() && known.is_none() && !refers_to(index, file_id)? {
+        // Nothing of the file was indexed (it is not a WARC file, or it is damaged before
+        // its first new capture): the failed ingest leaves the index and the store as it
+        // found them, rather than a sealed file no record points at. One that was in the
+        // store before stays (`unseal` knows): an earlier ingest may have indexed it.
+        index
+            .conn
+            .execute("DELETE FROM files WHERE id = ?1", [file_id])?;
+        store.unseal(&sealed)?;
+    }
     // The revisits read before any damage are kept too, so they are resolved either way;
     // this file's responses may also be the originals of revisits ingested before.
     revisit::resolve_pending(index, store)?;
@@ -154,6 +164,15 @@ pub(crate) fn ingest_file(
         .conn
         .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
     Ok(report)
+}
+
+/// Whether any index row points into file `file_id`.
+fn refers_to(index: &Index, file_id: i64) -> Result<bool, Error> {
+    Ok(index.conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM records WHERE file_id = ?1)",
+        [file_id],
+        |r| r.get(0),
+    )?)
 }
 
 /// Reads every stored file again for an index of a layout before 3: each indexed

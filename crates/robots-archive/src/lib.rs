@@ -68,7 +68,10 @@
 //!   decoded; one in another coding governs nothing.
 //! - Of a damaged file (truncated, bad gzip, wrong Content-Length), the captures before
 //!   the damage are indexed and assessed, and ingest fails naming the byte where reading
-//!   stopped; the file stays incomplete, so ingesting it again reports the damage again. Only
+//!   stopped; the file stays incomplete, so ingesting it again reports the damage again. A
+//!   failed ingest that indexed nothing from its file (not a WARC file, or damaged before
+//!   its first new capture) leaves the store as it was: the file it copied in is taken
+//!   out again, while a file that was in the store before is never removed. Only
 //!   `response` records holding an HTTP response and `revisit` records are indexed;
 //!   `request`, `metadata` and other records are skipped. An ingest that observes content earlier than before
 //!   moves its first observation and recomputes the end of its unreleased captures (an

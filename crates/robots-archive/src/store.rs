@@ -22,6 +22,9 @@ pub struct Sealed {
     pub name: String,
     pub sha1: String,
     pub size: u64,
+    /// This call copied it in: it was not in the store before. Only such a file may be
+    /// taken out again ([`Store::unseal`]), by the ingest that sealed it.
+    pub fresh: bool,
 }
 
 /// One record read back from the store.
@@ -71,17 +74,45 @@ impl Store {
         };
         let name = format!("{sha1}.{ext}");
         let path = self.path(&name);
-        if path.exists() {
-            fs::remove_file(&incoming).map_err(|e| io_error(&incoming, e))?;
+        let fresh = !path.exists();
+        let placed = if fresh {
+            make_readonly(&incoming)
+                .and_then(|()| fs::rename(&incoming, &path).map_err(|e| io_error(&path, e)))
         } else {
-            let mut perms = fs::metadata(&incoming)
-                .map_err(|e| io_error(&incoming, e))?
-                .permissions();
-            perms.set_readonly(true);
-            fs::set_permissions(&incoming, perms).map_err(|e| io_error(&incoming, e))?;
-            fs::rename(&incoming, &path).map_err(|e| io_error(&path, e))?;
+            Ok(())
+        };
+        // The temporary copy is no part of the store unless renamed into place: a copy
+        // of a file stored already, or one that could not be placed, goes.
+        if !(fresh && placed.is_ok()) {
+            let removed = fs::remove_file(&incoming).map_err(|e| io_error(&incoming, e));
+            placed?;
+            removed?;
         }
-        Ok(Sealed { name, sha1, size })
+        Ok(Sealed {
+            name,
+            sha1,
+            size,
+            fresh,
+        })
+    }
+
+    /// Takes out a file this ingest sealed ([`Sealed::fresh`]) and then found no record
+    /// of worth in (not a WARC file, or damaged before its first capture), so that a
+    /// failed ingest leaves the store as it was. A file that was in the store before is
+    /// never taken out: an earlier ingest may have indexed records from it.
+    pub fn unseal(&self, sealed: &Sealed) -> Result<(), Error> {
+        if !sealed.fresh {
+            return Ok(());
+        }
+        let path = self.path(&sealed.name);
+        // Read-only files cannot be removed on Windows; on Unix this changes nothing.
+        if let Ok(meta) = fs::metadata(&path) {
+            let mut perms = meta.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            let _ = fs::set_permissions(&path, perms);
+        }
+        fs::remove_file(&path).map_err(|e| io_error(&path, e))
     }
 
     /// Opens the stored file `name`; one that is gone is named as missing from the
@@ -106,6 +137,14 @@ impl Store {
             open: None,
         }
     }
+}
+
+fn make_readonly(path: &Path) -> Result<(), Error> {
+    let mut perms = fs::metadata(path)
+        .map_err(|e| io_error(path, e))?
+        .permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(path, perms).map_err(|e| io_error(path, e))
 }
 
 /// Copies `input` (the file at `source`) to `incoming`, synced: its SHA-1 in hex, its

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use robots_archive::{Archive, CaptureVerdict, Error, Timestamp, WarcProblem};
+use robots_archive::{Archive, CaptureVerdict, Error, Request, Timestamp, WarcProblem};
 
 fn only(archive: &Archive, url: &str) -> robots_archive::Entry {
     let mut v = archive.captures_of(url).unwrap();
@@ -716,6 +716,90 @@ fn the_captures_before_damage_are_kept() {
     // The damage is reported again, not taken for a file already ingested.
     let again = archive.ingest(&cut, &mut |_| {}).unwrap_err();
     assert_eq!(problem(again), WarcProblem::Truncated);
+    // The sealed copy stays: captures are indexed from it.
+    assert_eq!(stored_files(&dir.path().join("archive")).len(), 1);
+    let request = Request {
+        target: format!("/web/2026/{SITE}/news/a"),
+        accept: None,
+    };
+    let r = archive.respond(&request, t("2026-03-01T00:00:00Z"));
+    assert_eq!((r.status, &r.body[..]), (200, &b"a"[..]));
+}
+
+/// The names in the archive's store folder, temporary files included.
+fn stored_files(archive_dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(archive_dir.join("store"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_failed_ingest_that_indexed_nothing_leaves_the_store_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive_dir = dir.path().join("archive");
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    let good = write_warc(&dir.path().join("good.warc.gz"), &[site_robots()], 1);
+    archive.ingest(&good, &mut |_| {}).unwrap();
+    let before = stored_files(&archive_dir);
+    // Not a WARC file; and a WARC file whose only capture is damaged.
+    let html = dir.path().join("page.warc");
+    std::fs::write(&html, b"<html>not a warc</html>").unwrap();
+    let whole = std::fs::read(write_warc(
+        &dir.path().join("w.warc.gz"),
+        &[capture(
+            &format!("{SITE}/news/a"),
+            "2026-01-02T00:00:00Z",
+            200,
+            b"a",
+        )],
+        2,
+    ))
+    .unwrap();
+    let cut = dir.path().join("cut.warc.gz");
+    std::fs::write(&cut, &whole[..whole.len() - 10]).unwrap();
+    for (bad, damage) in [(&html, "NotAWarcRecord"), (&cut, "Truncated")] {
+        for _ in 0..2 {
+            // Failing again the same way: not taken for a file already ingested.
+            let e = problem(archive.ingest(bad, &mut |_| {}).unwrap_err());
+            assert!(format!("{e:?}").starts_with(damage), "{e:?}");
+            assert_eq!(stored_files(&archive_dir), before);
+        }
+    }
+    let status = archive.status(t("2026-01-01T00:00:00Z")).unwrap();
+    assert_eq!(status.records, 1);
+}
+
+#[test]
+fn a_failed_ingest_never_takes_out_a_file_sealed_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive_dir = dir.path().join("archive");
+    let captures = [
+        site_robots(),
+        capture(&format!("{SITE}/news/a"), "2026-01-02T00:00:00Z", 200, b"a"),
+    ];
+    let whole = write_warc(&dir.path().join("w.warc.gz"), &captures, 1);
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = dir.path().join("cut.warc.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
+    // The damaged file is sealed: the capture before its damage is indexed from it.
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    assert!(archive.ingest(&cut, &mut |_| {}).is_err());
+    let sealed = stored_files(&archive_dir);
+    assert_eq!(sealed.len(), 1);
+    // The index is rebuilt, the whole file ingested first: ingesting the damaged file
+    // again now indexes nothing from it (its capture is a duplicate), but its sealed
+    // copy was in the store before this ingest, so the failure leaves it there.
+    drop(archive);
+    std::fs::remove_file(archive_dir.join("index.sqlite3")).unwrap();
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    archive.ingest(&whole, &mut |_| {}).unwrap();
+    assert!(archive.ingest(&cut, &mut |_| {}).is_err());
+    let after = stored_files(&archive_dir);
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(after.contains(&sealed[0]), "{after:?}");
 }
 
 #[test]
