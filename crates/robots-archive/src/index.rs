@@ -103,6 +103,17 @@ CREATE TABLE IF NOT EXISTS releases (
     file TEXT NOT NULL,
     state TEXT NOT NULL
 );
+-- What release files the index did not know published (see `recovery`), until the
+-- captures they name are indexed and marked.
+CREATE TABLE IF NOT EXISTS published (
+    id INTEGER PRIMARY KEY,
+    batch INTEGER NOT NULL,
+    tombstone INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    captured INTEGER NOT NULL,
+    record_id TEXT,
+    digest TEXT
+);
 ";
 
 /// What a release walks: the unpublished records with an embargo end, less the revisits

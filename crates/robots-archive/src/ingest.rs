@@ -334,7 +334,10 @@ fn read_capture(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<C
 
 /// Parses the HTTP head of a response record, digests the payload (checking the digest
 /// the record declares, if any) and keeps a robots.txt body.
-fn read_response(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Response>> {
+pub(crate) fn read_response(
+    fields: &Fields,
+    block: &mut dyn BufRead,
+) -> io::Result<Option<Response>> {
     let Some(head) = ResponseHead::read(block)? else {
         return Ok(None);
     };

@@ -151,6 +151,18 @@
 //!   order of embargo end, revisits after the other records. Indexes of layout 3 are
 //!   upgraded when opened (no file is read again); their waiting revisits are held by the
 //!   next release. A release killed at any point and run again publishes each record once.
+//! - **Rebuilding the index** (a damaged index moved away and the stored files ingested
+//!   again, or an index restored from a backup): the public files are the record of what
+//!   was published, so opening an archive whose index lacks release files of `public/`
+//!   reads them. Their batches become done releases (later ones are numbered after
+//!   them), and the captures their records stand for (a released record is a copy of
+//!   the stored one; a tombstone names its capture by `WARC-Refers-To`,
+//!   `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`) are marked released or
+//!   tombstoned as each ingest indexes them: a released one once the new index
+//!   assesses it as allowed (with a revisit's original found), as it did when it was
+//!   published. So a rebuild followed by a release publishes nothing already published.
+//!   A release log kept beside the index was rejected: it could be lost with the index,
+//!   or disagree with what the public files show.
 
 mod assess;
 mod cdx;
@@ -160,6 +172,7 @@ mod http;
 mod index;
 mod indexing;
 mod ingest;
+mod recovery;
 mod release;
 mod revisit;
 mod serve;
@@ -222,6 +235,7 @@ impl Archive {
         }
         let store = Store::new(dir)?;
         upgrade(&mut index, &store, &parsed)?;
+        recovery::recover(&mut index, dir)?;
         Ok(Archive {
             store,
             dir: dir.to_owned(),
@@ -239,6 +253,7 @@ impl Archive {
         let agent = Agent::new(&token)?.honouring_embargo();
         let store = Store::new(dir)?;
         upgrade(&mut index, &store, &agent)?;
+        recovery::recover(&mut index, dir)?;
         Ok(Archive {
             store,
             dir: dir.to_owned(),
@@ -270,8 +285,12 @@ impl Archive {
         // Also finishes the assessment an interrupted ingest left pending, and assesses
         // what a damaged file held before the damage.
         let assessed = assess::assess_pending(&mut self.index, &self.agent);
+        // Captures an earlier release published, which a rebuilt index learnt of from
+        // the public files, are marked as such once indexed (of a damaged file too).
+        let recovered = recovery::recover(&mut self.index, &self.dir);
         let report = report?;
         assessed?;
+        recovered?;
         Ok(report)
     }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::*;
-use robots_archive::{Archive, ReleaseStep};
+use robots_archive::{Archive, Digest, ReleaseStep};
 
 /// (WARC-Type, target URI, refers-to or record ID, block) of every record in `public/`.
 fn published(archive_dir: &Path) -> Vec<(String, String, String, Vec<u8>)> {
@@ -292,4 +292,65 @@ fn a_file_missing_from_the_store_is_named_with_how_to_restore_it() {
     assert!(again.already_ingested);
     let report = archive.release(t("2026-03-01T00:00:00Z")).unwrap();
     assert!(report.released > 0);
+}
+
+/// Moves the index of the archive in `adir` away and ingests the stored WARC files into
+/// a new one, as the index error advises when an index is damaged.
+fn rebuild(adir: &Path) -> Archive {
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(adir.join(format!("index.sqlite3{end}")));
+    }
+    let mut archive = Archive::create(adir, AGENT).unwrap();
+    let mut stored: Vec<_> = std::fs::read_dir(adir.join("store"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    stored.sort();
+    for file in stored {
+        archive.ingest(&file, &mut |_| {}).unwrap();
+    }
+    archive
+}
+
+#[test]
+fn a_rebuilt_index_knows_what_earlier_releases_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = archive_with(dir.path(), &fixture());
+    let adir = dir.path().join("archive");
+    // A revisit of a page released at once: published after its original.
+    let revisit = capture("http://gone.test/page", "2026-01-05T00:00:00Z", 200, b"")
+        .warc("WARC-Payload-Digest", Digest::of(b"BODY-OPEN").as_header());
+    let crawl = write_records(
+        &dir.path().join("crawl2.warc.gz"),
+        &[Item::Revisit(revisit, IDENTICAL, true)],
+        2,
+    );
+    archive.ingest(&crawl, &mut |_| {}).unwrap();
+    archive.release(t("2026-01-10T00:00:00Z")).unwrap();
+    archive.release(t("2026-01-26T00:00:00Z")).unwrap();
+    let before = published(&adir);
+    drop(archive);
+
+    let mut archive = rebuild(&adir);
+    // What was published counts as published, and is not published again; nor are the
+    // records still under embargo given a second tombstone.
+    let status = archive.status(t("2026-01-26T00:00:00Z")).unwrap();
+    assert_eq!((status.released, status.published), (4, 4));
+    let again = archive.release(t("2026-01-26T00:00:00Z")).unwrap();
+    assert!(again.files.is_empty(), "{again:?}");
+    assert_eq!(published(&adir), before);
+
+    // The next release takes up what is due since, in a file numbered after the others.
+    let next = archive.release(t("2026-06-01T00:00:00Z")).unwrap();
+    assert_eq!((next.released, next.tombstones), (2, 0));
+    let name = next.files[0].file_name().unwrap().to_string_lossy();
+    assert!(name.starts_with("release-000003-"), "{name}");
+    let records = published(&adir);
+    for url in ["http://gone.test/page", &format!("{SITE}/news/a")] {
+        assert_eq!(count(&records, "response", url), 1, "{url}");
+    }
+    assert_eq!(count(&records, "revisit", &format!("{SITE}/news/a")), 1);
+    assert_eq!(count(&records, "revisit", "http://gone.test/page"), 1);
+    let status = archive.status(t("2026-06-01T00:00:00Z")).unwrap();
+    assert_eq!((status.released, status.published), (6, 6));
 }

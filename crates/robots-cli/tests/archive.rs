@@ -445,6 +445,9 @@ fn a_damaged_index_is_told_once() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let said = text(&out);
     assert!(said.contains("move it away"), "{said}");
+    // A rebuilt index learns what was published from public/: nothing goes out twice.
+    assert!(said.contains("keep public/"), "{said}");
+    assert!(!said.contains("publishes it again"), "{said}");
     assert_eq!(said.matches("not a database").count(), 1, "{said}");
 }
 
