@@ -208,6 +208,40 @@ fn ingest_status_release_from_the_command_line() {
     );
 }
 
+/// One damaged file among many is named, and the files after it are ingested all the
+/// same; the run ends with status 2.
+#[test]
+fn a_damaged_file_does_not_stop_the_files_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let junk = dir.path().join("junk.warc");
+    std::fs::write(&junk, b"<html>not a warc</html>").unwrap();
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        junk.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("is this a WARC file?"), "{said}");
+    assert!(
+        said.contains("1 of 2 WARC files could not be ingested whole"),
+        "{said}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("responses indexed"),
+        "{said}"
+    );
+    let status = robots(&["archive", "status", a, "--at", "2026-01-03T00:00:00Z"]);
+    assert!(!text(&status).contains(": 0 records"), "{}", text(&status));
+}
+
 /// `robots archive status` into a reader that has gone away stops quietly with status 2,
 /// not in a panic.
 #[cfg(unix)]

@@ -48,7 +48,8 @@ Response and revisit records are indexed: a revisit (wget --warc-dedup, Heritrix
 warcprox) is a capture at its own time whose payload is that of the record it refers
 to. Content is identified by the SHA-1 the archive computes from each payload, however
 WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
-WARC file is named with the byte offset of the bad record).")]
+WARC file is named with the byte offset of the bad record, and the files after it are
+still ingested).")]
 pub struct IngestArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -190,11 +191,24 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
+    let mut damaged = Vec::new();
     for warc in &args.warcs {
         bar.set_message(shown(warc));
-        let report = archive
-            .ingest(warc, &mut |n| bar.inc(n))
-            .with_context(|| format!("ingesting {}", warc.display()))?;
+        let context = || format!("ingesting {}", warc.display());
+        let report = match archive.ingest(warc, &mut |n| bar.inc(n)) {
+            Ok(report) => report,
+            // A damaged file (or one that is no WARC file) is a problem of that file
+            // alone: said at once, and the files after it are still ingested, rather
+            // than left out of a batch of hundreds for one bad file. The run still
+            // ends with status 2. Other errors (the index, the store) stop it.
+            Err(err @ robots_archive::Error::Warc { .. }) => {
+                let err = anyhow::Error::new(err).context(context());
+                bar.suspend(|| eprintln!("robots: error: {}", printable(&format!("{err:#}"))));
+                damaged.push(shown(warc));
+                continue;
+            }
+            Err(err) => return Err(anyhow::Error::new(err).context(context())),
+        };
         let line = if report.already_ingested {
             format!(
                 "{}: already ingested (as {}), nothing to do",
@@ -261,6 +275,15 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
         }
     }
     bar.finish_and_clear();
+    if !damaged.is_empty() {
+        bail!(
+            "{} of {} WARC files could not be ingested whole ({}), as said above; the \
+             others were ingested",
+            damaged.len(),
+            args.warcs.len(),
+            damaged.join(", ")
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
