@@ -21,7 +21,7 @@ pub enum Error {
     },
     // Not `#[from]`, which would also make the database error the `source()` and so
     // have it printed twice by whoever prints the chain; `From` is implemented below.
-    #[error("the archive index failed: {0}; if the index is damaged, move it away and ingest the stored WARC files (store/*) again; keep public/ as it is: the new index reads from its release files what earlier releases published, so nothing is published twice")]
+    #[error("the archive index failed: {0}; if the index is damaged, move it away and ingest the stored WARC files (store/*) again with the archive's --agent; keep public/ as it is: the new index reads from its release files what earlier releases published, so nothing is published twice")]
     Index(rusqlite::Error),
     #[error("`{value}` is not a valid time: give {expected}")]
     BadTime {

@@ -208,6 +208,31 @@ fn ingest_status_release_from_the_command_line() {
     );
 }
 
+/// The rebuild the index error advises, run from the command line: the index moved
+/// away, the stored files ingested again; the next release publishes nothing twice.
+#[test]
+fn a_rebuilt_index_publishes_nothing_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 3);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    assert!(ingest(a, &warc).status.success());
+    let out = robots(&["archive", "release", a, "--at", "2026-01-09T00:00:00Z"]);
+    assert!(text(&out).contains("4 records released"), "{}", text(&out));
+    std::fs::rename(
+        archive.join("index.sqlite3"),
+        dir.path().join("old.sqlite3"),
+    )
+    .unwrap();
+    for stored in std::fs::read_dir(archive.join("store")).unwrap() {
+        assert!(ingest(a, &stored.unwrap().path()).status.success());
+    }
+    let out = robots(&["archive", "release", a, "--at", "2026-01-10T00:00:00Z"]);
+    assert!(text(&out).contains("nothing to release"), "{}", text(&out));
+    assert!(published_ids(&archive).values().all(|n| *n == 1));
+    assert_eq!(published_ids(&archive).len(), 4);
+}
+
 /// One damaged file among many is named, and the files after it are ingested all the
 /// same; the run ends with status 2.
 #[test]
@@ -480,7 +505,10 @@ fn a_damaged_index_is_told_once() {
     let said = text(&out);
     assert!(said.contains("move it away"), "{said}");
     // A rebuilt index learns what was published from public/: nothing goes out twice.
-    assert!(said.contains("keep public/"), "{said}");
+    assert!(
+        said.contains("store/*") && said.contains("keep public/"),
+        "{said}"
+    );
     assert!(!said.contains("publishes it again"), "{said}");
     assert_eq!(said.matches("not a database").count(), 1, "{said}");
 }
