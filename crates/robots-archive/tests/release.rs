@@ -354,3 +354,29 @@ fn a_rebuilt_index_knows_what_earlier_releases_published() {
     let status = archive.status(t("2026-06-01T00:00:00Z")).unwrap();
     assert_eq!((status.released, status.published), (6, 6));
 }
+
+#[test]
+fn an_index_restored_from_a_backup_learns_the_releases_made_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut archive = archive_with(dir.path(), &fixture());
+    let adir = dir.path().join("archive");
+    archive.release(t("2026-01-10T00:00:00Z")).unwrap();
+    drop(archive);
+    let backup = dir.path().join("backup.sqlite3");
+    std::fs::copy(adir.join("index.sqlite3"), &backup).unwrap();
+    let mut archive = Archive::open(&adir).unwrap();
+    archive.release(t("2026-01-26T00:00:00Z")).unwrap();
+    let before = published(&adir);
+    drop(archive);
+
+    std::fs::copy(&backup, adir.join("index.sqlite3")).unwrap();
+    let mut archive = Archive::open(&adir).unwrap();
+    let status = archive.status(t("2026-01-26T00:00:00Z")).unwrap();
+    assert_eq!((status.released, status.published), (3, 3));
+    assert!(archive
+        .release(t("2026-01-26T00:00:00Z"))
+        .unwrap()
+        .files
+        .is_empty());
+    assert_eq!(published(&adir), before);
+}
