@@ -95,7 +95,9 @@
 //!   skipped. Indexes written before revisits and computed digests (layout 2 and older)
 //!   are upgraded when opened: every stored file is read again, each response's digest
 //!   computed, the revisits indexed, and unreleased captures assessed again.
-//! - `serve`: a capture under embargo answers **451** with a tombstone (HTML, or JSON
+//! - `serve`: `/web/<timestamp>/<url>` answers for the capture nearest that time, and
+//!   `/web/<url>` (no timestamp, as on the Wayback Machine) for the latest capture. A
+//!   capture under embargo answers **451** with a tombstone (HTML, or JSON
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
 //!   A released capture is replayed with its status and headers (hop-by-hop ones and

@@ -83,8 +83,8 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
         Ok(Response::message(
             200,
             json,
-            "Embargo-aware archive. Replay: /web/<14-digit timestamp>/<url>. \
-             Listing: /cdx?url=<url>&output=json",
+            "Embargo-aware archive. Replay: /web/<14-digit timestamp>/<url>, or \
+             /web/<url> for the latest capture. Listing: /cdx?url=<url>&output=json",
         ))
     } else {
         Ok(Response::message(
@@ -96,7 +96,21 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
     result.unwrap_or_else(|e| Response::message(500, json, &e.to_string()))
 }
 
+/// What `/web/<url>`, without a timestamp, asks for: as on the Wayback Machine and in
+/// pywb, the latest capture. Any time after every capture will do; this is the last
+/// second a 14-digit timestamp can name.
+const LATEST: Timestamp = Timestamp::from_unix(253_402_300_799);
+
 fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Response, Error> {
+    // A URL right after /web/ (people type these, and copy them from the Wayback
+    // Machine) is a request for its latest capture, not a malformed timestamp.
+    let scheme = |s: &str| {
+        rest.get(..s.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(s))
+    };
+    if scheme("http://") || scheme("https://") {
+        return capture(archive, rest, LATEST, now, json);
+    }
     let Some((stamp, url)) = rest.split_once('/').filter(|(_, url)| !url.is_empty()) else {
         return Ok(Response::message(
             400,
@@ -113,6 +127,17 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
             "the timestamp must be 4 to 14 digits, e.g. 20260131120000",
         ));
     };
+    capture(archive, url, at, now, json)
+}
+
+/// Answers for the capture of `url` nearest to `at`, as of `now`.
+fn capture(
+    archive: &Archive,
+    url: &str,
+    at: Timestamp,
+    now: Timestamp,
+    json: bool,
+) -> Result<Response, Error> {
     let url = normalise_url(url);
     let Some(entry) = archive.index().nearest_capture(&url, at)? else {
         return Ok(Response::message(

@@ -18,7 +18,7 @@ const DAY: i64 = 86_400;
 
 impl Timestamp {
     /// The instant `secs` seconds after the Unix epoch.
-    pub fn from_unix(secs: i64) -> Timestamp {
+    pub const fn from_unix(secs: i64) -> Timestamp {
         Timestamp(secs)
     }
 

@@ -155,6 +155,26 @@ fn released_records_replay_the_nearest_capture() {
     );
     assert!(!String::from_utf8_lossy(&r.body).contains("SECOND-A"));
     assert_eq!(at(&second, "2026-02-20T00:00:00Z").body, b"SECOND-A");
+    // Without a timestamp, as on the Wayback Machine: the latest capture.
+    for latest in [
+        format!("/web/{SITE}/news/a"),
+        "/web/HTTP://Site.Test/news/a".to_owned(),
+    ] {
+        let r = at(&latest, "2026-03-01T00:00:00Z");
+        assert_eq!((r.status, &r.body[..]), (200, &b"SECOND-A"[..]), "{latest}");
+        assert_eq!(
+            r.header("Memento-Datetime"),
+            Some("Tue, 20 Jan 2026 00:00:00 GMT".as_bytes())
+        );
+    }
+    assert_eq!(
+        at(&format!("/web/{SITE}/news/a"), "2026-02-10T00:00:00Z").status,
+        451
+    );
+    assert_eq!(
+        at("/web/http://site.test/missing", "2026-03-01T00:00:00Z").status,
+        404
+    );
 }
 
 #[test]

@@ -85,6 +85,7 @@ pub struct StatusArgs {
 Example:
   robots archive serve my-archive --addr 127.0.0.1:8090
   curl http://127.0.0.1:8090/web/20260102000000/https://example.com/news/a
+  curl http://127.0.0.1:8090/web/https://example.com/news/a   # the latest capture
   curl 'http://127.0.0.1:8090/cdx?url=https://example.com/news/a&output=json'
   curl 'http://127.0.0.1:8090/cdx?url=example.com&matchType=domain&from=2026&to=202603'
 
