@@ -217,57 +217,60 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
                 report.stored_as
             )
         } else {
+            let r = &report;
             let mut line = format!(
-                "{}: {} responses indexed ({} robots.txt), {} revisits indexed, {} already \
-                 indexed, {} other records skipped",
+                "{}: {} indexed ({} robots.txt), {} indexed, {} already indexed, {} skipped",
                 shown(warc),
-                report.responses,
-                report.robots_txt,
-                report.revisits,
-                report.duplicates,
-                report.skipped
+                counted(r.responses, "response"),
+                r.robots_txt,
+                counted(r.revisits, "revisit"),
+                r.duplicates,
+                counted(r.skipped, "other record"),
             );
-            if report.revisits_without_original > 0 {
-                line += &format!(
-                    "\n  warning: {} revisits refer to a capture that is not in the archive; \
-                     they are indexed, but not replayed or released until the WARC file \
-                     holding that capture is ingested",
-                    report.revisits_without_original
-                );
-            }
-            if report.digest_mismatches > 0 {
-                line += &format!(
-                    "\n  warning: {} responses declare a WARC-Payload-Digest that does not \
-                     match their payload (or is malformed); they are indexed under the SHA-1 \
-                     of the payload stored, which the archive computes for every record: the \
-                     records may be damaged, or written by a tool that digests something else",
-                    report.digest_mismatches
-                );
-            }
-            if report.undated > 0 {
-                line += &format!(
-                    "\n  warning: {} responses have no valid WARC-Date (W3C-DTF, e.g. \
-                     2026-01-31T12:00:00Z or 2026-01-31) and were not indexed; fix the \
-                     dates and ingest the file again",
-                    report.undated
-                );
-            }
-            if report.conflicting_ids > 0 {
-                line += &format!(
-                    "\n  warning: {} responses carry the WARC-Record-ID of another capture \
-                     already indexed; they were indexed without it, so that none is lost",
-                    report.conflicting_ids
-                );
-            }
-            if report.unreadable_robots_txt > 0 {
-                line += &format!(
-                    "\n  warning: {} robots.txt captures are in a content coding this \
-                     archive cannot undo (only gzip and deflate), so their rules are \
-                     unknown; their sites' captures are held back until a readable \
-                     robots.txt of the site is ingested",
-                    report.unreadable_robots_txt
-                );
-            }
+            let mut warn = |n: u64, one: &str, many: &str, rest: &str| {
+                if n > 0 {
+                    let said = if n == 1 { one } else { many };
+                    line += &format!("\n  warning: {n} {said} {rest}");
+                }
+            };
+            warn(
+                r.revisits_without_original,
+                "revisit refers",
+                "revisits refer",
+                "to a capture that is not in the archive: indexed, but not replayed or \
+                 released until the WARC file holding that capture is ingested",
+            );
+            warn(
+                r.digest_mismatches,
+                "response declares",
+                "responses declare",
+                "a WARC-Payload-Digest that does not match the payload (or is malformed): \
+                 indexed under the SHA-1 of the payload stored, which the archive computes \
+                 for every record; a sign of damage, or of a tool that digests something \
+                 else",
+            );
+            warn(
+                r.undated,
+                "response has",
+                "responses have",
+                "no valid WARC-Date (W3C-DTF, e.g. 2026-01-31T12:00:00Z or 2026-01-31), so \
+                 not indexed; fix the dates and ingest the file again",
+            );
+            warn(
+                r.conflicting_ids,
+                "response carries",
+                "responses carry",
+                "the WARC-Record-ID of another capture already indexed: indexed without it, \
+                 so that none is lost",
+            );
+            warn(
+                r.unreadable_robots_txt,
+                "robots.txt capture is",
+                "robots.txt captures are",
+                "in a content coding this archive cannot undo (only gzip and deflate), so \
+                 the rules are unknown; the site's captures are held back until a \
+                 readable robots.txt of it is ingested",
+            );
             line
         };
         bar.println(&line);
@@ -371,6 +374,11 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
 
 /// A path as text output shows it: file and directory names can hold control
 /// characters (a crawl named after a URL), which the terminal must show, not obey.
+/// `n` things, as `1 response` or `2 responses`.
+fn counted(n: u64, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
 fn shown(path: &Path) -> String {
     printable(&path.display().to_string()).into_owned()
 }
