@@ -70,7 +70,9 @@ fn rfc9309_profile_differs_from_google_only_by_documented_behaviours() {
         return;
     };
     let options = Options::new().max_bytes(usize::MAX).unwrap();
-    let parse = |bytes: &[u8], behaviour| crate::parse::parse(bytes, options, behaviour);
+    let parse = |bytes: &[u8], behaviour| {
+        crate::parse::parse(bytes, crate::Unread::NONE, options, behaviour)
+    };
     let (mut total, mut causes) = (0usize, BTreeMap::<String, usize>::new());
     let mut unexplained = Vec::new();
     for (file, cases) in &files {

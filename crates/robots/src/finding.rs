@@ -76,6 +76,14 @@ impl Robots {
         } else {
             String::new()
         };
+        if !self.size_exact {
+            // A stream not read to its end: only lower bounds are known.
+            return format!(
+                "the file goes more than {} past the parse limit of {limit} bytes: all of it from line {line} on, more than {}, is ignored{cut}",
+                bytes(past),
+                bytes(ignored)
+            );
+        }
         format!(
             "the file goes {} past the parse limit of {limit} bytes: its last {}, from line {line} on, {verb} ignored{cut}",
             bytes(past),

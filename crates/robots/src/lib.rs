@@ -178,7 +178,8 @@
 //!   not end groups. A line with no colon but exactly two words is read as `key value`.
 //! - Only the first [`Options::max_bytes`] bytes (default and minimum 512,000, RFC 9309
 //!   §2.5; at most [`MAX_PARSE_LIMIT`], 16 MiB) are parsed, cut back to the last whole
-//!   line; the rest is reported.
+//!   line; the rest is reported. [`Robots::parse_start`] parses the first limit + 1
+//!   bytes alone, told what follows ([`Unread`]), for readers that keep no more.
 //! - A group is one or more user-agent lines and the rules after them; a user-agent line
 //!   after a rule starts a new group. Other records (sitemap, crawl-delay, unknown keys)
 //!   never end a group (RFC 9309 §2.2.4). Rules before any user-agent line are ignored.
@@ -279,7 +280,7 @@ pub use embargo::{Embargo, EmbargoPeriod};
 pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
-pub use robots::{Options, RequestRate, Robots, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use select::Selection;
 pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};

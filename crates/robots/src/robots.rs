@@ -73,6 +73,36 @@ impl Options {
     }
 }
 
+/// What a reader learnt of the bytes after the start of a file it gave
+/// [`Robots::parse_start`], having stopped keeping them past the parse limit: how many
+/// there are, and whether any of them is more than white space. Crawlers ignore them
+/// (RFC 9309 §2.5), but the parse reports content past the limit
+/// ([`Code::BeyondParseLimit`](crate::Code::BeyondParseLimit)), not blank lines there,
+/// and counts the bytes it ignores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unread {
+    /// This many bytes, all ASCII white space (the file's last line endings, say): what
+    /// they hold, nothing, is lost to no crawler. `Blank(0)`: nothing was left unread.
+    Blank(usize),
+    /// This many bytes, some of them more than white space.
+    Text(usize),
+    /// More than this many bytes: the reader stopped counting before the end (an endless
+    /// stream, say). Taken as holding text, since it may.
+    MoreThan(usize),
+}
+
+impl Unread {
+    /// Nothing unread: the start is the whole file.
+    pub const NONE: Unread = Unread::Blank(0);
+
+    /// How many bytes were counted.
+    pub fn bytes(self) -> usize {
+        match self {
+            Unread::Blank(n) | Unread::Text(n) | Unread::MoreThan(n) => n,
+        }
+    }
+}
+
 /// A span of the arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Span {
@@ -403,6 +433,8 @@ pub struct Robots {
     pub(crate) findings: Vec<Finding>,
     pub(crate) globals: crate::select::Globals,
     pub(crate) size: usize,
+    /// `size` is the input's exact size, not a lower bound ([`Unread::MoreThan`]).
+    pub(crate) size_exact: bool,
     pub(crate) parsed: usize,
     pub(crate) lines: u32,
 }
@@ -476,7 +508,44 @@ impl Robots {
     /// (as long as they take at most 512 KiB); the `Robots` returned holds vectors of
     /// exactly the size it needs.
     pub fn parse_with(bytes: &[u8], options: Options) -> Robots {
-        crate::parse::parse(bytes, options, options.profile.behaviour())
+        crate::parse::parse(bytes, Unread::NONE, options, options.profile.behaviour())
+    }
+
+    /// Parses the start of a file that goes on past it, without the rest: what a reader
+    /// bounded by the parse limit has read, and what it learnt of the bytes it did not
+    /// keep. The result is the one [`Robots::parse_with`] gives the whole file (the same
+    /// rules, [`Robots::size`] and diagnostics), so a file of any length, or an endless
+    /// stream, can be read in memory bounded by the limit: RFC 9309 §2.5 lets crawlers
+    /// ignore what lies past it.
+    ///
+    /// `start` should hold at least the first [`Options::limit`] + 1 bytes (or the
+    /// whole file): the byte after the limit says whether the limit cuts a line, which is
+    /// then dropped whole. Given fewer, with bytes unread, `start` is taken as cut inside
+    /// its last line, which is dropped unless `start` ends in a line break.
+    ///
+    /// ```
+    /// use robots::{Agent, Options, Robots, Unread, MIN_PARSE_LIMIT};
+    /// let mut file = b"User-agent: *\nDisallow: /private\n".to_vec();
+    /// file.resize(MIN_PARSE_LIMIT + 5_000, b'#');
+    ///
+    /// // Read one byte past the limit, and count the rest as it streams by.
+    /// let start = &file[..MIN_PARSE_LIMIT + 1];
+    /// let rest = Unread::Text(file.len() - start.len());
+    /// let robots = Robots::parse_start(start, rest, Options::new());
+    /// let whole = Robots::parse(&file);
+    /// assert_eq!(robots.size(), whole.size());
+    /// assert_eq!(robots.parsed_bytes(), whole.parsed_bytes());
+    /// assert_eq!(robots.diagnostics(), whole.diagnostics());
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    /// assert!(!robots.check(&bot, "/private").allowed());
+    ///
+    /// // A stream given up on after a while: the size is only a lower bound.
+    /// let robots = Robots::parse_start(start, Unread::MoreThan(1 << 30), Options::new());
+    /// assert!(!robots.size_exact());
+    /// assert!(robots.diagnostics()[0].message.contains("more than"));
+    /// ```
+    pub fn parse_start(start: &[u8], unread: Unread, options: Options) -> Robots {
+        crate::parse::parse(start, unread, options, options.profile.behaviour())
     }
 
     pub(crate) fn text(&self, span: Span) -> &[u8] {
@@ -530,9 +599,17 @@ impl Robots {
         self.findings.iter().map(|f| self.render(f)).collect()
     }
 
-    /// The size of the input in bytes.
+    /// The size of the input in bytes: with [`Robots::parse_start`], the start given and
+    /// the bytes [`Unread`] counts (at most `usize::MAX`), a lower bound when
+    /// [`Robots::size_exact`] says so.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// Whether [`Robots::size`] is the input's exact size: false only for a file parsed
+    /// with [`Unread::MoreThan`], whose reader stopped counting before its end.
+    pub fn size_exact(&self) -> bool {
+        self.size_exact
     }
 
     /// How many bytes were parsed: less than [`Robots::size`] when the input went past the

@@ -9,7 +9,7 @@ use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax,
 use crate::robots::{AgentLine, Site, Span};
 use crate::scan::Marks;
 use crate::EmbargoPeriod;
-use crate::{Options, Robots, RuleKind};
+use crate::{Options, Robots, RuleKind, Unread};
 use std::collections::HashMap;
 
 mod agents;
@@ -18,8 +18,21 @@ mod records;
 mod rules;
 mod scratch;
 
-pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Robots {
-    let data = within_limit(bytes, options.max_bytes);
+pub(crate) fn parse(
+    bytes: &[u8],
+    unread: Unread,
+    options: Options,
+    behaviour: Behaviour,
+) -> Robots {
+    // The file goes on past `bytes`.
+    let more = unread.bytes() > 0 || matches!(unread, Unread::MoreThan(_));
+    let data = if more && bytes.len() <= options.max_bytes {
+        // Too short a start to say whether its last line is whole: it is taken as cut
+        // where it stops, as if the limit fell on its last byte.
+        within_limit(bytes, bytes.len().saturating_sub(1))
+    } else {
+        within_limit(bytes, options.max_bytes)
+    };
     let scratch = scratch::Scratch::take();
     let mut parser = Parser {
         robots: Robots {
@@ -33,7 +46,8 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
             records: scratch.records,
             findings: scratch.findings,
             globals: Default::default(),
-            size: bytes.len(),
+            size: bytes.len().saturating_add(unread.bytes()),
+            size_exact: !matches!(unread, Unread::MoreThan(_)),
             parsed: data.len(),
             lines: 0,
         },
@@ -81,15 +95,17 @@ pub(crate) fn parse(bytes: &[u8], options: Options, behaviour: Behaviour) -> Rob
     parser.marks = lines.into_room();
     // Blank text past the limit (the file's last line ending, say) loses nothing.
     let ignored = &bytes[data.len()..];
-    if !ignored.iter().all(u8::is_ascii_whitespace) {
+    let text_unread = more && !matches!(unread, Unread::Blank(_));
+    if text_unread || !ignored.iter().all(u8::is_ascii_whitespace) {
         // Past a limit at a line's end, what is ignored starts on the next line.
-        let next = matches!(ignored[0], b'\n' | b'\r');
+        let next = matches!(ignored.first(), Some(b'\n' | b'\r'));
         let line = parser.robots.lines + u32::from(next);
+        let size = parser.robots.size;
         parser.report(
             Code::BeyondParseLimit,
             line,
             0,
-            data.len()..bytes.len(),
+            data.len()..size,
             Quote::NONE,
         );
     }
@@ -191,7 +207,8 @@ impl Parser {
             line,
             column: column as u32 + 1,
             start: span.start as u32,
-            end: span.end as u32,
+            // Only the end of what goes past the parse limit can lie further.
+            end: u32::try_from(span.end).unwrap_or(u32::MAX),
             quote,
         });
     }
@@ -520,5 +537,96 @@ mod tests {
         assert_eq!(within_limit(b"ab\ncd", 2), b"ab");
         assert_eq!(within_limit(b"abcd", 2), b"");
         assert_eq!(within_limit(b"ab", 9), b"ab");
+    }
+
+    /// The diagnostics, size, parsed bytes and line count of a parse.
+    fn outcome(robots: &Robots) -> (Vec<crate::Diagnostic>, usize, usize, u32, bool) {
+        let r = robots;
+        let d = r.diagnostics();
+        (
+            d,
+            r.size(),
+            r.parsed_bytes(),
+            r.line_count(),
+            r.size_exact(),
+        )
+    }
+
+    #[test]
+    fn a_start_one_byte_past_the_limit_parses_as_the_whole_file() {
+        let limit = crate::MIN_PARSE_LIMIT;
+        let options = Options::new();
+        let head = "User-agent: *\nDisallow: /a\n";
+        // The limit in a line, on LF, on the CR of a CRLF, on a lone CR, at a line's
+        // start; what follows blank or not, long or short.
+        for (fill, cut, tail) in [
+            ("#", "Disallow: /b", "\nAllow: /c\n"),
+            ("#", "\n", "Allow: /c\n"),
+            ("#", "\r\n", "Allow: /c\n"),
+            ("#", "\r", "Allow: /c\n"),
+            ("#", "\n", "\n\n  \n"),
+            ("#", "\r\n", "\r\n\r\n"),
+            ("#", "  ", "  \n\n"),
+            ("#", "\nx", &"y".repeat(10_000)),
+        ] {
+            let mut file = head.as_bytes().to_vec();
+            // The limit falls on `cut`'s first byte, a comment filling the space before.
+            let pad = limit - file.len() - 1;
+            file.extend(fill.repeat(pad).into_bytes());
+            file.push(b'\n');
+            assert_eq!(file.len(), limit);
+            file.extend(cut.as_bytes());
+            file.extend(tail.as_bytes());
+            let whole = Robots::parse_with(&file, options);
+            for keep in [limit + 1, limit + 2, file.len()] {
+                let rest = &file[keep.min(file.len())..];
+                let unread = if rest.iter().all(u8::is_ascii_whitespace) {
+                    Unread::Blank(rest.len())
+                } else {
+                    Unread::Text(rest.len())
+                };
+                let start = Robots::parse_start(&file[..keep.min(file.len())], unread, options);
+                assert_eq!(outcome(&start), outcome(&whole), "{cut:?} {tail:?} {keep}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_not_read_to_its_end_is_more_than_its_count() {
+        let mut file = b"User-agent: *\nDisallow: /a\n".to_vec();
+        file.resize(crate::MIN_PARSE_LIMIT + 1, b'\n');
+        // Blank so far, but what was not counted may hold anything.
+        let robots = Robots::parse_start(&file, Unread::MoreThan(99), Options::new());
+        assert_eq!(robots.size(), crate::MIN_PARSE_LIMIT + 100);
+        assert!(!robots.size_exact());
+        let found = robots.diagnostics();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, Code::BeyondParseLimit);
+        assert!(
+            found[0]
+                .message
+                .starts_with("the file goes more than 100 bytes past"),
+            "{}",
+            found[0].message
+        );
+        // Blank and counted: nothing a crawler would read is lost.
+        let robots = Robots::parse_start(&file, Unread::Blank(99), Options::new());
+        assert!(robots.diagnostics().is_empty());
+        assert!(robots.size_exact());
+    }
+
+    #[test]
+    fn a_start_short_of_the_limit_drops_its_last_line_unless_it_is_whole() {
+        let body = b"User-agent: *\nDisallow: /a\nDisallow: /b";
+        let robots = Robots::parse_start(body, Unread::Text(5), Options::new());
+        assert_eq!(robots.parsed_bytes(), 27);
+        assert_eq!(robots.size(), body.len() + 5);
+        let robots = Robots::parse_start(&body[..27], Unread::Text(5), Options::new());
+        assert_eq!(robots.parsed_bytes(), 26);
+        assert_eq!(robots.diagnostics()[0].line, 3);
+        assert_eq!(
+            Robots::parse_start(b"", Unread::Text(5), Options::new()).parsed_bytes(),
+            0
+        );
     }
 }
