@@ -6,7 +6,7 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use robots::{Agent, Code, Options, Profile, Robots, Severity};
+use robots::{Agent, Code, Options, Profile, Robots, Severity, Unread};
 
 use crate::style::printable;
 use crate::written::Patterns;
@@ -51,7 +51,10 @@ pub struct ParsingArgs {
     pub profile: ProfileArg,
 
     /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than
-    /// 16777216, the most ever parsed, is taken as that).
+    /// 16777216, the most ever parsed, is taken as that). Only this much of a file, and
+    /// 64 KiB more, is kept in memory; the rest is counted, to say how much is ignored,
+    /// up to 1 GiB in all: a longer file or stream (`/dev/zero`) is "more than
+    /// 1073741824 bytes".
     #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT, allow_negative_numbers = true)]
     pub max_bytes: usize,
 }
@@ -170,11 +173,11 @@ impl EngineArgs {
     /// not UTF-8 to show as written.
     pub fn load(&self) -> Result<(Robots, Agent, Patterns)> {
         let options = self.reading.options()?;
-        let bytes = read_file(&self.robots)?;
+        let file = read_file(&self.robots, options)?;
         Ok((
-            parse(&self.robots, &bytes, options),
+            parse(&self.robots, &file, options),
             self.reading.agent(&self.agent)?,
-            Patterns::new(&bytes, options),
+            Patterns::new(&file.bytes, options),
         ))
     }
 }
@@ -185,8 +188,8 @@ impl EngineArgs {
 /// errors, lines crawlers ignore or misread: an HTML page or a file in UTF-16 has no
 /// groups, and its verdicts (everything allowed) would otherwise pass unremarked, as
 /// `robots fetch` counts them for the same reason.
-pub fn parse(path: &Path, bytes: &[u8], options: Options) -> Robots {
-    let robots = Robots::parse_with(bytes, options);
+pub fn parse(path: &Path, file: &File, options: Options) -> Robots {
+    let robots = file.parse(options);
     let errors = robots
         .diagnostics()
         .iter()
@@ -205,16 +208,22 @@ pub fn parse(path: &Path, bytes: &[u8], options: Options) -> Robots {
         );
     }
     if robots.parsed_bytes() < robots.size() {
-        let first_ignored = robots::source_lines(bytes)
+        // The start read holds the line after the parsed part (see `READ_PAST_LIMIT`).
+        let first_ignored = robots::source_lines(&file.bytes)
             .find(|(_, range)| range.start >= robots.parsed_bytes())
             .map_or(1, |(line, _)| line);
-        eprintln!(
-            "robots: warning: {} is {} bytes, past the parse limit of {}: its last {} bytes, from line {first_ignored} on, are ignored, as crawlers ignore them (RFC 9309 §2.5); `robots lint` shows where it is cut, and --max-bytes raises the limit",
-            printable(&path.display().to_string()),
-            robots.size(),
-            options.limit(),
-            robots.size() - robots.parsed_bytes(),
-        );
+        let name = printable(&path.display().to_string()).into_owned();
+        let (size, limit) = (robots.size(), options.limit());
+        let ignored = robots.size() - robots.parsed_bytes();
+        if robots.size_exact() {
+            eprintln!(
+                "robots: warning: {name} is {size} bytes, past the parse limit of {limit}: its last {ignored} bytes, from line {first_ignored} on, are ignored, as crawlers ignore them (RFC 9309 §2.5); `robots lint` shows where it is cut, and --max-bytes raises the limit",
+            );
+        } else {
+            eprintln!(
+                "robots: warning: {name} is more than {size} bytes (counting stops there), past the parse limit of {limit}: all of it from line {first_ignored} on, more than {ignored} bytes, is ignored, as crawlers ignore it (RFC 9309 §2.5); `robots lint` shows where it is cut, and --max-bytes raises the limit",
+            );
+        }
     }
     robots
 }
@@ -224,20 +233,110 @@ pub fn is_stdin(path: &Path) -> bool {
     path == Path::new("-")
 }
 
-/// Reads a file, or standard input for `-`, with an error that names the file.
-pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    if is_stdin(path) {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .context("cannot read standard input")?;
-        return Ok(bytes);
+/// How far past the parse limit a file's start is read and kept: the engine needs one
+/// byte (it says whether the limit cuts a line) and the CLI two (the start of the line
+/// after a CRLF that the limit falls on, for "from line M on"); the rest shows the line
+/// that the limit cuts whole in `robots lint`, unless it goes on further than this.
+const READ_PAST_LIMIT: usize = 64 << 10;
+
+/// How much of a file goes uncounted: past this many bytes, a file or stream is said to
+/// be "more than" it, so that `--robots /dev/zero` ends. A gibibyte, 64 times the largest
+/// parse limit.
+pub const COUNT_AT_MOST: u64 = 1 << 30;
+
+/// A robots.txt as read: its start, a little past the parse limit, and what the reader
+/// learnt of the rest, which it counted, a buffer at a time, without keeping it. Memory
+/// stays bounded by the limit however long the file (RFC 9309 §2.5 lets crawlers ignore
+/// what lies past it), and the parse is the whole file's ([`Robots::parse_start`]).
+pub struct File {
+    pub bytes: Vec<u8>,
+    pub unread: Unread,
+}
+
+impl File {
+    /// The file parsed as the whole of it would be.
+    pub fn parse(&self, options: Options) -> Robots {
+        Robots::parse_start(&self.bytes, self.unread, options)
     }
-    std::fs::read(path).with_context(|| {
+}
+
+/// Reads a file, or standard input for `-`, up to a little past the parse limit of
+/// `options` and counts the rest (see [`File`]), with an error that names the file.
+pub fn read_file(path: &Path, options: Options) -> Result<File> {
+    let keep = options.limit() + READ_PAST_LIMIT;
+    if is_stdin(path) {
+        return read_start(std::io::stdin().lock(), keep, None)
+            .context("cannot read standard input");
+    }
+    let context = || {
         format!(
             "cannot read {}; check the path (use - for standard input)",
             path.display()
         )
-    })
+    };
+    let file = std::fs::File::open(path).with_context(context)?;
+    // A regular file's size is known without reading it; a pipe's or a device's is not.
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    read_start(file, keep, size).with_context(context)
+}
+
+/// Reads the first `keep` bytes of `input` and what follows them (see [`File`]); `size`
+/// is the whole input's, when known.
+fn read_start(input: impl std::io::Read, keep: usize, size: Option<u64>) -> std::io::Result<File> {
+    let mut input = input;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(&mut input, keep as u64),
+        &mut bytes,
+    )?;
+    if bytes.len() < keep {
+        return Ok(File {
+            bytes,
+            unread: Unread::NONE,
+        });
+    }
+    // Counted after the start, in a fixed buffer, until the end, or until a known size
+    // needs only to learn whether the rest is blank, or COUNT_AT_MOST in all.
+    let mut counted = 0u64;
+    let mut text = false;
+    let mut buffer = vec![0; 64 << 10];
+    let most = COUNT_AT_MOST.saturating_sub(keep as u64);
+    let more_than = loop {
+        let n = match input.read(&mut buffer) {
+            Ok(0) => break false,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        text = text || !buffer[..n].iter().all(u8::is_ascii_whitespace);
+        counted += n as u64;
+        if text && size.is_some() {
+            break false;
+        }
+        if counted > most {
+            break true;
+        }
+    };
+    let at_least = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let unread = match size {
+        // The file may have grown since its size was read.
+        Some(size) if !more_than || text => {
+            let rest = at_least(size.saturating_sub(keep as u64).max(counted));
+            if text {
+                Unread::Text(rest)
+            } else {
+                Unread::Blank(rest)
+            }
+        }
+        _ if more_than => Unread::MoreThan(at_least(most)),
+        _ if text => Unread::Text(at_least(counted)),
+        _ => Unread::Blank(at_least(counted)),
+    };
+    Ok(File { bytes, unread })
 }
 
 /// A URL or path to check, as given. The engine checks its bytes as they are

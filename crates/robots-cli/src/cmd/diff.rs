@@ -186,10 +186,10 @@ struct ChangeJson<'a> {
 
 /// A file parsed, and its rule values that are not UTF-8.
 fn read(path: &std::path::Path, options: robots::Options) -> Result<(Robots, Patterns)> {
-    let bytes = input::read_file(path)?;
+    let file = input::read_file(path, options)?;
     Ok((
-        input::parse(path, &bytes, options),
-        Patterns::new(&bytes, options),
+        input::parse(path, &file, options),
+        Patterns::new(&file.bytes, options),
     ))
 }
 

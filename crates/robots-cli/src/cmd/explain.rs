@@ -55,8 +55,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let bytes = input::read_file(&args.engine.robots)?;
-    let robots = input::parse(&args.engine.robots, &bytes, args.engine.reading.options()?);
+    let options = args.engine.reading.options()?;
+    let file = input::read_file(&args.engine.robots, options)?;
+    let robots = input::parse(&args.engine.robots, &file, options);
     let agent = args.engine.reading.agent(&args.engine.agent)?;
     let url = input::Url::new(args.url.as_encoded_bytes().to_vec());
     let explanation = robots.explain_bytes(&agent, &url.bytes);
@@ -64,7 +65,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         url: &url.text,
         // The engine's path is text; the Google profile matches a URL's octets as given.
         path: escaped(&robots.rule_path(&url.bytes)).into_owned(),
-        patterns: Patterns::new(&bytes, robots.options()),
+        patterns: Patterns::new(&file.bytes, robots.options()),
     };
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         )?,
         crate::cmd::check::Format::Text => {
             let name = args.engine.robots.display().to_string();
-            let source = Source::new(&name, &bytes);
+            let source = Source::new(&name, &file.bytes);
             write!(
                 out,
                 "{}",

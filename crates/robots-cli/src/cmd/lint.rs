@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Diagnostic, Robots, Severity};
+use robots::{Diagnostic, Severity};
 
 use crate::input::{self, ParsingArgs};
 use crate::snippet::Source;
@@ -47,8 +47,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let bytes = input::read_file(&args.robots)?;
-    let robots = Robots::parse_with(&bytes, args.parsing.options()?);
+    let options = args.parsing.options()?;
+    let file = input::read_file(&args.robots, options)?;
+    let robots = file.parse(options);
+    let bytes = file.bytes;
     let diagnostics = robots.lint(&bytes);
     let name = args.robots.display().to_string();
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
