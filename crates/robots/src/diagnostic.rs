@@ -115,7 +115,8 @@ pub struct Diagnostic {
     /// The byte range in the file.
     pub span: Range<usize>,
     /// What is wrong, for a person. Fixed wording is not copied: parsed files are held
-    /// by the thousand.
+    /// by the thousand. Text it quotes from the file shows each octet that is not UTF-8
+    /// as `\xE9`, as tools show the line, rather than as U+FFFD, which would hide it.
     pub message: Cow<'static, str>,
     /// What to do about it, if anything simple will do.
     pub suggestion: Option<Cow<'static, str>>,

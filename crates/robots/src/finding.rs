@@ -60,6 +60,41 @@ impl Quote {
     }
 }
 
+/// `bytes` as text, each octet that is not UTF-8 written `\xE9`, as a tool shows a line of
+/// the file: a message that quotes a value from a file in Latin-1, say, then reads
+/// `/caf\xE9`, the octet there, rather than `/caf\u{FFFD}`, which hides it.
+pub(crate) fn escaped(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => {
+            let mut text = String::with_capacity(bytes.len() + 8);
+            for chunk in bytes.utf8_chunks() {
+                text.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    text.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            Cow::Owned(text)
+        }
+    }
+}
+
+/// A key as a message quotes it, in lower case as keys are compared, but for the hex
+/// digits of an octet written `\xE9` ([`escaped`]), which stay as the line shows them.
+fn lowercase_key(key: &str) -> String {
+    let mut out = key.to_ascii_lowercase();
+    for (at, _) in key.match_indices("\\x") {
+        let hex = at + 2..at + 4;
+        if key
+            .get(hex.clone())
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            out.replace_range(hex.clone(), &key[hex]);
+        }
+    }
+    out
+}
+
 impl Robots {
     /// How far the file goes past the parse limit, and how much of it is ignored: more
     /// than that when the limit cuts a line, which is dropped whole.
@@ -220,7 +255,7 @@ impl Robots {
             Code::UnknownDirective => made(
                 format!(
                     "`{}` is not a directive crawlers know; the line is kept as a record only",
-                    first.to_ascii_lowercase()
+                    lowercase_key(first)
                 ),
                 did_you_mean(first.as_bytes(), &self.behaviour)
                     .map(|n| format!("did you mean `{n}`?")),
@@ -380,7 +415,7 @@ impl Robots {
         let message = if google {
             format!("`{key}` is read as `{name}` by Google only, because it starts with `{name}`")
         } else {
-            let key = key.to_ascii_lowercase();
+            let key = lowercase_key(key);
             format!("`{key}` is ignored under RFC 9309, but Google reads it as `{name}` because it starts with `{name}`")
         };
         (message.into(), Some(format!("spell it `{name}`").into()))

@@ -79,12 +79,13 @@ impl Parser {
         if token_text.is_empty() {
             // `User-agent:` alone, or a value whose product token is empty: a group
             // meant for everyone (or for one crawler) that reaches nobody.
+            let quote = self.quote_stored(value, value_span, 0);
             self.report(
                 Code::AgentNamesNone,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                Quote::text(value_span),
+                quote,
             );
             return;
         }
@@ -104,14 +105,15 @@ impl Parser {
         // written as if it were a pattern) leaves the crawler to the `*` groups; Google's
         // matcher reads only the letters before it.
         let wildcard = outside_rfc && !alpha && token_text.contains(&b'*');
-        let quote = Quote::two(value_span, token.len);
+        let quote = self.quote_stored(value, value_span, token.len);
         if with_version {
+            let quote = self.quote_stored(value, value_span, name_len as u32);
             self.report(
                 Code::AgentWithVersion,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                Quote::two(value_span, name_len as u32),
+                quote,
             );
         }
         if outside_rfc {

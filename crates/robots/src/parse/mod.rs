@@ -4,7 +4,7 @@
 use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
-use crate::finding::{Finding, Quote};
+use crate::finding::{escaped, Finding, Quote};
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
 use crate::robots::{AgentLine, Site, Span};
 use crate::scan::Marks;
@@ -213,13 +213,49 @@ impl Parser {
         });
     }
 
-    /// Stores text a diagnostic quotes, replacing what is not UTF-8 (a cut line may end
-    /// inside a character).
+    /// Stores text a diagnostic quotes, each octet that is not UTF-8 written `\xE9`
+    /// ([`escaped`]), as a tool shows the line it is on, so that a reader finds in the
+    /// line what the message quotes (U+FFFD would hide which octet it was).
     fn push_quote(&mut self, bytes: &[u8]) -> Span {
+        let start = self.robots.arena.len();
+        let text = escaped(bytes);
+        self.robots.arena.extend_from_slice(text.as_bytes());
+        span_from(start, self.robots.arena.len())
+    }
+
+    /// Stores text the parsed file keeps (a value, a key), replacing what is not UTF-8
+    /// with U+FFFD: [`crate::Rule::pattern`] and the like give text.
+    fn push_lossy(&mut self, bytes: &[u8]) -> Span {
         let start = self.robots.arena.len();
         let text = String::from_utf8_lossy(bytes);
         self.robots.arena.extend_from_slice(text.as_bytes());
         span_from(start, self.robots.arena.len())
+    }
+
+    /// What a diagnostic quotes of `bytes`, which the arena holds at `stored` as
+    /// [`Parser::push_text`] stored them, the first `first` bytes of it one text and the
+    /// rest another ([`Quote::two`]): `stored` itself when `bytes` are UTF-8, as nearly
+    /// every file's are; else `bytes` again, their octets that are not UTF-8 written
+    /// `\xE9` ([`Parser::push_quote`]), split at the same place.
+    fn quote_stored(&mut self, bytes: &[u8], stored: Span, first: u32) -> Quote {
+        if self.utf8 || std::str::from_utf8(bytes).is_ok() {
+            return Quote::two(stored, first);
+        }
+        // `first` counts U+FFFD's three bytes for each run of octets it stands for.
+        let (first, mut lossy, mut at) = (first as usize, 0, 0);
+        for chunk in bytes.utf8_chunks() {
+            let valid = chunk.valid().len();
+            if first <= lossy + valid {
+                at += first - lossy;
+                break;
+            }
+            lossy += valid + 3;
+            at += valid + chunk.invalid().len();
+        }
+        let at = at.min(bytes.len());
+        let head = self.push_quote(&bytes[..at]);
+        let tail = self.push_quote(&bytes[at..]);
+        Quote::two(span_from(head.range().start, tail.range().end), head.len)
     }
 
     /// Stores a line's key and value for a diagnostic that quotes them.
@@ -234,7 +270,7 @@ impl Parser {
     #[inline(always)]
     fn push_text(&mut self, bytes: &[u8]) -> Span {
         if !self.utf8 {
-            return self.push_quote(bytes);
+            return self.push_lossy(bytes);
         }
         let start = self.robots.arena.len();
         self.robots.arena.extend_from_slice(bytes);
@@ -468,9 +504,13 @@ fn embargo_reaches(robots: &Robots, group: usize) -> bool {
     })
 }
 
-/// The sites of some lines of `source` (line numbers sorted, without repeats), found
+/// The sites and values of some lines of `source` (line numbers sorted, without repeats), found
 /// again in one pass; a line that is not `key: value` has none.
-pub(crate) fn sites_of(source: &[u8], behaviour: &Behaviour, lines: &[u32]) -> Vec<(u32, Site)> {
+pub(crate) fn sites_of<'a>(
+    source: &'a [u8],
+    behaviour: &Behaviour,
+    lines: &[u32],
+) -> Vec<(u32, Site, &'a [u8])> {
     let mut wanted = lines.iter().copied().peekable();
     let mut sites = Vec::with_capacity(lines.len());
     let syntax = LineSyntax::of(behaviour, source);
@@ -486,7 +526,7 @@ pub(crate) fn sites_of(source: &[u8], behaviour: &Behaviour, lines: &[u32]) -> V
                 start: line.start,
                 kv,
             };
-            sites.push((line.number, at.site()));
+            sites.push((line.number, at.site(), at.kv.value));
         }
     }
     sites

@@ -47,7 +47,7 @@ impl Parser {
         self.robots
             .records
             .push(RecordLine::new(directive, key, value, at.line, group));
-        let quote = Quote::text(value);
+        let quote = self.quote_stored(at.kv.value, value, 0);
         match directive {
             Directive::CrawlDelay => match parse_delay(self.robots.str(value)) {
                 Some(delay) => {
@@ -103,13 +103,13 @@ impl Parser {
                     return;
                 };
                 let both = span_from(key.range().start, value.range().end);
-                self.report(
-                    code,
-                    at.line,
-                    at.kv.key_at,
-                    at.key_span(),
-                    Quote::two(both, key.len),
-                );
+                let utf8 = |b: &[u8]| std::str::from_utf8(b).is_ok();
+                let quote = if self.utf8 || (utf8(at.kv.key) && utf8(at.kv.value)) {
+                    Quote::two(both, key.len)
+                } else {
+                    self.quote_key_value(&at.kv)
+                };
+                self.report(code, at.line, at.kv.key_at, at.key_span(), quote);
             }
             _ => {}
         }

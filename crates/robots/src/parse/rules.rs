@@ -21,12 +21,13 @@ impl Parser {
             facts,
         } = self.rule_text(value);
         if !value.is_empty() && !matches!(value[0], b'/' | b'*') {
+            let quote = self.quote_stored(value, written, 0);
             self.report(
                 Code::PatternStart,
                 at.line,
                 at.kv.value_at,
                 at.value_span(),
-                Quote::text(written),
+                quote,
             );
         }
         let dollar = if facts.no_inner_dollar {
