@@ -1074,3 +1074,43 @@ fn help_of_each_command_gives_its_exit_statuses() {
         assert!(help.contains("\nExit status: "), "{cmd}");
     }
 }
+
+/// In a file saved in Latin-1, lint's messages quote each octet that is not UTF-8 as
+/// `\xE9`, as the line shown under them does, so what a message quotes can be found in
+/// its line; U+FFFD would hide which octet it was.
+#[test]
+fn lint_messages_quote_octets_as_the_line_shows_them() {
+    let latin1 = scratch(
+        "latin1.txt",
+        b"User-agent: *\nDisallow: caf\xe9\nUser-agent: Bot\xe9/1.0\nDisallow: /x\nCrawl-delay: 1\xe9\n",
+    );
+    let out = robots(&[
+        "lint",
+        "--robots",
+        latin1.to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{FFFD}'), "{text}");
+    for expected in [
+        ("pattern-start", "`caf\\xE9`", "2 > Disallow: caf\\xE9"),
+        (
+            "agent-with-version",
+            "`Bot\\xE9/1.0`",
+            "3 > User-agent: Bot\\xE9/1.0",
+        ),
+        ("invalid-crawl-delay", "`1\\xE9`", "5 > Crawl-delay: 1\\xE9"),
+    ] {
+        let (code, quote, line) = expected;
+        let at = text
+            .find(&format!("[{code}]: "))
+            .unwrap_or_else(|| panic!("{code}: {text}"));
+        let block = &text[at..text[at..].find("\n\n").map_or(text.len(), |end| at + end)];
+        let message = block.lines().next().unwrap();
+        assert!(message.contains(quote), "{message}");
+        assert!(block.contains(line), "{block}");
+        // What the message quotes is in the line shown.
+        assert!(line.contains(quote.trim_matches('`')), "{line}");
+    }
+}
