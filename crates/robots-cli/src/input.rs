@@ -265,7 +265,7 @@ impl File {
 pub fn read_file(path: &Path, options: Options) -> Result<File> {
     let keep = options.limit() + READ_PAST_LIMIT;
     if is_stdin(path) {
-        return read_start(std::io::stdin().lock(), keep, None)
+        return read_start(std::io::stdin().lock(), keep, stdin_size())
             .context("cannot read standard input");
     }
     let context = || {
@@ -282,6 +282,23 @@ pub fn read_file(path: &Path, options: Options) -> Result<File> {
         .filter(|m| m.is_file())
         .map(|m| m.len());
     read_start(file, keep, size).with_context(context)
+}
+
+/// What is left to read of standard input when it is a regular file (`< robots.txt`):
+/// its size less what was read of it before; `None` for a pipe or a terminal.
+fn stdin_size() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::io::Seek;
+        use std::os::fd::AsFd;
+        let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+        let mut file = std::fs::File::from(fd);
+        let meta = file.metadata().ok().filter(|m| m.is_file())?;
+        let at = file.stream_position().ok()?;
+        Some(meta.len().saturating_sub(at))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Reads the first `keep` bytes of `input` and what follows them (see [`File`]); `size`

@@ -103,6 +103,14 @@ fn a_file_past_the_limit_reads_as_the_whole_file() {
     assert!(stdout.contains("ALLOWED     /late"), "{stdout}");
     let found = lint(path, b"");
     assert_eq!(found, lint_whole(&big));
+    // The file as standard input (`< big.txt`): its size comes from its metadata too.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(["check", "--robots", "-", "--agent", "Bot", "/private"])
+        .stdin(std::fs::File::open(path).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&expected_warning("-", &big)), "{stderr}");
     assert!(
         found[0].2.contains("3488004 bytes past the parse limit")
             && found[0]
