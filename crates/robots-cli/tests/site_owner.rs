@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -14,16 +13,26 @@ fn robots(args: &[&str]) -> Output {
     common::run(args, "")
 }
 
-/// A scratch directory for this test process.
-fn scratch(name: &str, content: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("robots-cli-site-owner-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(content)
-        .unwrap();
-    path
+/// A file of a test, in a directory of its own that goes when the file does.
+struct Scratch {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+
+    fn deref(&self) -> &PathBuf {
+        &self.path
+    }
+}
+
+/// A file named `name` holding `content`.
+fn scratch(name: &str, content: &[u8]) -> Scratch {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, content).unwrap();
+    Scratch { path, _dir: dir }
 }
 
 /// `file` read by each command that gives crawlers' verdicts for agent `a` at `url`:
@@ -966,7 +975,7 @@ fn diff_takes_each_rule_path_once_from_a_file_of_many_rules() {
     let new = scratch("many-rules-new.txt", &many);
     let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
         .args(["diff", "--agent", "a"])
-        .args([&old, &new])
+        .args([&*old, &*new])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .spawn()
