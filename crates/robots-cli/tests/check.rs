@@ -265,9 +265,8 @@ fn check_x(path: &str, agent: &str, profile: &str, extra: &[&str]) -> std::proce
 
 #[test]
 fn google_profile_takes_the_agent_exactly_as_given() {
-    let dir = std::env::temp_dir().join(format!("robots-cli-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("robots.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("robots.txt");
     std::fs::write(&file, "User-agent: FooBot\nDisallow: /\n").unwrap();
     let path = file.to_str().unwrap();
     let verdict = |agent: &str, profile: &str| {
@@ -285,7 +284,6 @@ fn google_profile_takes_the_agent_exactly_as_given() {
     assert!(verdict("", "google"));
     // The RFC 9309 profile reads `FooBot/1.0` as a User-Agent and finds FooBot.
     assert!(!verdict("FooBot/1.0", "rfc9309"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// What `robots check` says on standard error about `--agent` in each profile: a
