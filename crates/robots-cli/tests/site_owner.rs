@@ -653,6 +653,13 @@ fn check_explain_and_diff_say_when_the_file_has_errors() {
     );
 }
 
+/// `robots lint` of `file` with `extra` options.
+fn lint(file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["lint", "--robots", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    robots(&args)
+}
+
 #[test]
 fn lint_exit_status_follows_severity() {
     let clean = scratch(
@@ -661,11 +668,6 @@ fn lint_exit_status_follows_severity() {
     );
     let warning = scratch("warning.txt", b"User-agent: *\nDisallow /private/\n");
     let error = scratch("error.txt", b"Disallow: /private/\nUser-agent: *\n");
-    let lint = |f: &Path, extra: &[&str]| {
-        let mut args = vec!["lint", "--robots", f.to_str().unwrap()];
-        args.extend_from_slice(extra);
-        robots(&args)
-    };
     assert_eq!(lint(&clean, &["--deny-warnings"]).status.code(), Some(0));
     assert_eq!(lint(&warning, &[]).status.code(), Some(0));
     assert_eq!(lint(&warning, &["--deny-warnings"]).status.code(), Some(1));
@@ -690,6 +692,139 @@ fn lint_exit_status_follows_severity() {
     );
     assert!(text.contains("warning.txt:2:1"), "{text}");
     assert!(text.contains("= help:"), "{text}");
+}
+
+/// A site that writes something on purpose allows its code: the finding is neither shown
+/// nor counted toward --deny-warnings, but the summary says it was there.
+#[test]
+fn lint_allow_accepts_a_warning_and_says_how_many_it_hid() {
+    let file = scratch("warning.txt", b"User-agent: *\nDisallow /private/\n");
+    assert_eq!(lint(&file, &["--deny-warnings"]).status.code(), Some(1));
+    // Named as lint prints it, or in capitals.
+    for code in ["missing-colon", "MISSING-COLON"] {
+        let out = lint(&file, &["--deny-warnings", "--allow", code]);
+        assert_eq!(out.status.code(), Some(0), "--allow {code}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{}: 0 errors, 0 warnings, 0 info (1 allowed by --allow)\n",
+                file.display()
+            )
+        );
+    }
+}
+
+/// Allowing one code leaves every other finding shown and counted; several codes are
+/// allowed by repeating --allow or by commas.
+#[test]
+fn lint_allow_leaves_other_codes_shown_and_counted() {
+    let file = scratch(
+        "two-warnings.txt",
+        b"User-agent: *\nDisallow /private/\nNoindex: /drafts/\n",
+    );
+    let out = lint(
+        &file,
+        &[
+            "--deny-warnings",
+            "--allow",
+            "missing-colon",
+            "--color",
+            "never",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("warning[indexing-rule]:"), "{text}");
+    assert!(!text.contains("missing-colon"), "{text}");
+    assert!(
+        text.ends_with(": 0 errors, 1 warning, 0 info (1 allowed by --allow)\n"),
+        "{text}"
+    );
+    for allow in [
+        &["--allow", "missing-colon,indexing-rule"][..],
+        &["--allow", "missing-colon", "--allow", "indexing-rule"],
+    ] {
+        let mut args = vec!["--deny-warnings"];
+        args.extend_from_slice(allow);
+        let out = lint(&file, &args);
+        assert_eq!(out.status.code(), Some(0), "{allow:?}");
+        assert!(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .ends_with(": 0 errors, 0 warnings, 0 info (2 allowed by --allow)\n"),
+            "{allow:?}"
+        );
+    }
+}
+
+/// Errors can be allowed too, as clippy allows any lint: the site owner decides.
+#[test]
+fn lint_allow_accepts_an_error() {
+    let file = scratch("error.txt", b"Disallow: /private/\nUser-agent: *\n");
+    assert_eq!(lint(&file, &[]).status.code(), Some(1));
+    let out = lint(&file, &["--allow", "rule-before-user-agent"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .ends_with(": 0 errors, 0 warnings, 0 info (1 allowed by --allow)\n"));
+}
+
+/// JSON output leaves allowed findings out and keeps the others.
+#[test]
+fn lint_allow_leaves_allowed_findings_out_of_json() {
+    let file = scratch(
+        "two-warnings.txt",
+        b"User-agent: *\nDisallow /private/\nNoindex: /drafts/\n",
+    );
+    let out = lint(&file, &["--format", "json", "--allow", "indexing-rule"]);
+    assert_eq!(out.status.code(), Some(0));
+    let found = common::json_lines(&out);
+    let codes: Vec<&str> = found.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["missing-colon"]);
+}
+
+/// An unknown code is a usage error that lists the codes and, for a typo, names the one
+/// meant; --help lists every code with its severity and meaning, from the engine.
+#[test]
+fn lint_allow_refuses_an_unknown_code_and_help_lists_the_codes() {
+    let file = scratch("clean.txt", b"User-agent: *\nDisallow: /private/\n");
+    let out = lint(&file, &["--allow", "mising-colon"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("invalid value 'mising-colon' for '--allow <CODE>'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a similar value exists: 'missing-colon'"),
+        "{stderr}"
+    );
+    assert!(
+        robots::Code::ALL
+            .iter()
+            .all(|code| stderr.contains(code.as_str())),
+        "{stderr}"
+    );
+    // Nothing close: no guess, still the list.
+    let out = lint(&file, &["--allow", "colon"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("similar value"), "{stderr}");
+    assert!(stderr.contains("looks-like-html"), "{stderr}");
+
+    let help = String::from_utf8(robots(&["lint", "--help"]).stdout).unwrap();
+    for code in robots::Code::ALL {
+        let line = format!("{}: {}", code.severity(), code.description());
+        assert!(
+            help.lines().any(
+                |l| l.trim_start().starts_with(&format!("- {}:", code.as_str()))
+                    && l.ends_with(&line)
+            ),
+            "{code}: {help}"
+        );
+    }
 }
 
 /// `User-agent:` with no value (or one whose product token is empty, `/1.0`) names no
