@@ -27,10 +27,11 @@ With --format json, each diagnostic gives one line with \"file\", \"line\", \"co
 \"suggestion\" (null when there is none), in that order. Findings allowed by --allow are
 left out; text output counts them in its summary line.
 
-`robots lint --help` lists every code with its severity and meaning.
+`robots lint --help` lists every code, with its severity and meaning, under --allow.
 
-Exit status: 1 when there is an error (or a warning, with --deny-warnings), else 0;
-2 on a usage error or an unreadable file.")]
+Exit status: 1 when there is an error (or a warning, with --deny-warnings) that
+--allow does not accept, else 0; 2 on a usage error (an unknown code too) or an
+unreadable file.")]
 pub struct Args {
     /// The robots.txt file to check (`-` for standard input).
     #[arg(long = "robots", value_name = "FILE")]
