@@ -9,6 +9,7 @@ use rusqlite::params;
 
 use crate::digest::{Check, PayloadHasher};
 use crate::http::{dechunk, decode_content, ResponseHead};
+use crate::incoming::Leftovers;
 use crate::index::Index;
 use crate::indexing::{
     index_response, index_revisit, upgrade_response, Indexed, Place, Response, RobotsBody,
@@ -68,6 +69,9 @@ pub struct IngestReport {
     pub skipped: u64,
     /// Size of the file in bytes.
     pub bytes: u64,
+    /// Partial copies that earlier ingests, killed mid-copy, left in the store and that
+    /// this one removed, their writers being certainly gone (see the crate docs).
+    pub removed_leftovers: Leftovers,
 }
 
 /// What pass one keeps of a capture's record.
@@ -92,6 +96,9 @@ pub(crate) fn ingest_file(
     source: &Path,
     progress: &mut dyn FnMut(u64),
 ) -> Result<IngestReport, Error> {
+    // Before copying: the space a killed ingest's partial copy holds (as much as a WARC
+    // file) may be what this copy needs.
+    let removed_leftovers = store.remove_abandoned()?;
     let sealed = store.seal(source, progress)?;
     let known: Option<(i64, bool)> = index
         .conn
@@ -104,6 +111,7 @@ pub(crate) fn ingest_file(
     let mut report = IngestReport {
         stored_as: sealed.name.clone(),
         bytes: sealed.size,
+        removed_leftovers,
         ..IngestReport::default()
     };
     let file_id = match known {

@@ -18,7 +18,16 @@
 //!
 //! # An archive directory
 //! - `store/`: the sealed store, each ingested WARC file copied in under its SHA-1
-//!   (`<sha1>.warc.gz`), read-only, never modified and never served whole.
+//!   (`<sha1>.warc.gz`), read-only, never modified and never served whole. A file is
+//!   first copied to `.incoming-<pid>-<start>-<pidns>-<n>` (named after the process
+//!   copying it) and renamed when whole, so a name without the prefix is always a whole
+//!   file. An ingest killed mid-copy leaves its partial copy behind: the next ingest
+//!   removes it, on Linux, when `/proc` shows its writer is certainly gone (that pid
+//!   does not run, or runs a process started at another time), and keeps any copy it
+//!   cannot judge (another pid namespace or user, or a system without `/proc`: nothing
+//!   is removed elsewhere than on Linux). [`Status::leftover_incoming`] counts those that
+//!   remain; they can be deleted while no ingest runs. The details and why are in the
+//!   `incoming` module.
 //! - `index.sqlite3`: one row per capture (an HTTP `response` record, or a `revisit`
 //!   record): URL, capture time, status, MIME type, payload digest, file, offset and
 //!   length, the robots.txt capture that governed it, the verdict, the embargo period,
@@ -171,6 +180,7 @@ mod cdx;
 mod digest;
 mod error;
 mod http;
+mod incoming;
 mod index;
 mod indexing;
 mod ingest;
@@ -194,6 +204,7 @@ pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
 pub use http::{HeaderFields, ResponseHead};
+pub use incoming::Leftovers;
 pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
 pub use ingest::IngestReport;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
@@ -298,7 +309,7 @@ impl Archive {
 
     /// Counts and upcoming release dates at time `at`.
     pub fn status(&self, at: Timestamp) -> Result<Status, Error> {
-        status::status(&self.index, at)
+        status::status(&self.index, &self.store, at)
     }
 
     /// Publishes what is due at `at` into `public/` (see the crate docs).

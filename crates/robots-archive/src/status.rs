@@ -1,10 +1,12 @@
 //! `status`: how many records are released, embargoed and flagged at a given time, how
-//! many are published, and when the next releases fall due.
+//! many are published, when the next releases fall due, and what killed ingests left.
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
+use crate::incoming::Leftovers;
 use crate::index::Index;
+use crate::store::Store;
 use crate::time::Timestamp;
 use crate::Error;
 
@@ -30,6 +32,11 @@ pub struct Status {
     pub no_robots: u64,
     /// The next days on which embargoes end, with how many records each.
     pub next_releases: Vec<UpcomingRelease>,
+    /// Partial copies in `store/` that no running ingest is writing: left by an ingest
+    /// killed mid-copy, no part of the archive. The next ingest removes those whose
+    /// writer it can tell is gone (on Linux); the others can be deleted by hand
+    /// (`store/.incoming-*`) while no ingest runs.
+    pub leftover_incoming: Leftovers,
 }
 
 /// Records whose embargo ends on one UTC day.
@@ -40,7 +47,7 @@ pub struct UpcomingRelease {
     pub records: u64,
 }
 
-pub(crate) fn status(index: &Index, at: Timestamp) -> Result<Status, Error> {
+pub(crate) fn status(index: &Index, store: &Store, at: Timestamp) -> Result<Status, Error> {
     let count = |sql: &str| -> Result<u64, Error> {
         Ok(index.conn.query_row(sql, [at.unix()], |r| r.get(0))?)
     };
@@ -95,5 +102,6 @@ pub(crate) fn status(index: &Index, at: Timestamp) -> Result<Status, Error> {
         disallowed,
         no_robots: records.saturating_sub(released + embargoed + disallowed),
         next_releases,
+        leftover_incoming: store.leftovers()?,
     })
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use sha1::{Digest as _, Sha1};
 
+use crate::incoming::{self, Leftovers};
 use crate::index::Entry;
 use crate::time::Timestamp;
 use crate::warc::Reader;
@@ -59,7 +60,9 @@ impl Store {
     /// reports bytes copied to `progress`. A file already stored is not copied twice.
     pub fn seal(&self, source: &Path, progress: &mut dyn FnMut(u64)) -> Result<Sealed, Error> {
         let mut input = File::open(source).map_err(|e| io_error(source, e))?;
-        let incoming = self.dir.join(format!(".incoming-{}", std::process::id()));
+        // Named after this process, so that the next ingest can tell a copy this one
+        // left (killed mid-copy) from one a running ingest is writing (see `incoming`).
+        let incoming = self.dir.join(incoming::name());
         let copied = copy_hashing(&mut input, source, &incoming, progress);
         if copied.is_err() {
             // A copy that failed part way (a directory given as the file, a read error)
@@ -94,6 +97,17 @@ impl Store {
             size,
             fresh,
         })
+    }
+
+    /// Removes the incoming copies that ingests killed mid-copy left, where their writer
+    /// is certainly gone (see `incoming`); what was removed.
+    pub fn remove_abandoned(&self) -> Result<Leftovers, Error> {
+        incoming::remove_abandoned(&self.dir)
+    }
+
+    /// The incoming copies no running ingest is writing: partial copies left behind.
+    pub fn leftovers(&self) -> Result<Leftovers, Error> {
+        incoming::leftovers(&self.dir)
     }
 
     /// Takes out a file this ingest sealed ([`Sealed::fresh`]) and then found no record

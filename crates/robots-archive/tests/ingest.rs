@@ -901,3 +901,117 @@ fn damaged_files_give_clear_errors() {
         );
     }
 }
+
+/// This process's start time (field 22 of `/proc/self/stat`) and pid namespace, as the
+/// names of incoming copies record them.
+#[cfg(target_os = "linux")]
+fn this_process() -> (u32, u64, u64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 1..];
+    let start = after.split_whitespace().nth(19).unwrap().parse().unwrap();
+    let ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let ns = ns.to_str().unwrap();
+    let ns = ns["pid:[".len()..ns.len() - 1].parse().unwrap();
+    (std::process::id(), start, ns)
+}
+
+/// A pid that ran and no longer runs: a child that has exited and been waited for.
+#[cfg(target_os = "linux")]
+fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_ingest_removes_the_partial_copies_of_killed_ingests_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive_dir = dir.path().join("archive");
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    let first = write_warc(&dir.path().join("a.warc.gz"), &[site_robots()], 1);
+    archive.ingest(&first, &mut |_| {}).unwrap();
+    let store = archive_dir.join("store");
+    let (pid, start, ns) = this_process();
+    let dead = dead_pid();
+    let put = |name: &str, size: usize| std::fs::write(store.join(name), vec![b'x'; size]);
+    // Writers certainly gone: a pid that no longer runs, and a pid that runs but started
+    // at another time (reused by another process since); the copies go.
+    let gone = [
+        format!(".incoming-{dead}-{start}-{ns}-0"),
+        format!(".incoming-{pid}-{}-{ns}-0", start - 1),
+    ];
+    // Kept: this process's own copy (a running ingest), one written in another pid
+    // namespace, and one named by an older version whose pid runs (ours) or that was
+    // written to a moment ago, as its writer may still be at it.
+    let writing = [
+        format!(".incoming-{pid}-{start}-{ns}-999"),
+        format!(".incoming-{pid}"),
+    ];
+    let unknown = [
+        format!(".incoming-{dead}-{start}-{}-0", ns + 1),
+        format!(".incoming-{dead}"),
+    ];
+    for name in gone.iter().chain(&writing).chain(&unknown) {
+        put(name, 1000).unwrap();
+    }
+    // An old-format copy of a dead pid untouched for two hours: abandoned.
+    let old = store.join(format!(".incoming-{}", dead_pid()));
+    std::fs::write(&old, b"partial").unwrap();
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(two_hours_ago)
+        .unwrap();
+    put("notes.txt", 5).unwrap();
+    let status = archive.status(t("2026-01-01T00:00:00Z")).unwrap();
+    assert_eq!(
+        (
+            status.leftover_incoming.files,
+            status.leftover_incoming.bytes
+        ),
+        (5, 4007),
+        "every copy no running ingest writes is reported"
+    );
+    let before = stored_files(&archive_dir);
+
+    let second = write_warc(
+        &dir.path().join("b.warc.gz"),
+        &[capture(
+            &format!("{SITE}/news/a"),
+            "2026-01-02T00:00:00Z",
+            200,
+            b"a",
+        )],
+        2,
+    );
+    let report = archive.ingest(&second, &mut |_| {}).unwrap();
+    assert_eq!(
+        (
+            report.removed_leftovers.files,
+            report.removed_leftovers.bytes
+        ),
+        (3, 2007)
+    );
+    let mut expected: Vec<String> = before
+        .iter()
+        .filter(|name| !gone.contains(name) && store.join(name) != old)
+        .cloned()
+        .collect();
+    expected.push(report.stored_as.clone());
+    expected.sort();
+    assert_eq!(stored_files(&archive_dir), expected);
+    assert_eq!(std::fs::read(store.join("notes.txt")).unwrap(), b"xxxxx");
+    let status = archive.status(t("2026-01-01T00:00:00Z")).unwrap();
+    assert_eq!(
+        (
+            status.leftover_incoming.files,
+            status.leftover_incoming.bytes
+        ),
+        (2, 2000)
+    );
+    assert_eq!(status.records, 2);
+}
