@@ -565,3 +565,58 @@ fn a_killed_release_run_again_publishes_each_record_once() {
     }
     eprintln!("{killed_midway} of 8 runs were killed after writing had started");
 }
+
+/// A partial copy an interrupted ingest left in the store is reported by `status` with
+/// what to do, and removed by the next ingest once its writer is certainly gone.
+#[cfg(unix)]
+#[test]
+fn status_reports_partial_copies_left_by_an_interrupted_ingest() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    assert!(ingest(a, &write_warc(&dir.path().join("a.warc.gz"), 1))
+        .status
+        .success());
+    let status = || robots(&["archive", "status", a, "--at", "2026-01-03T00:00:00Z"]);
+    assert!(
+        !text(&status()).contains("leftovers"),
+        "{}",
+        text(&status())
+    );
+    // Named as an older version named them, after a pid that no longer runs, and
+    // untouched for two hours: a copy whose ingest was killed.
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let copy = archive.join(format!("store/.incoming-{dead}"));
+    std::fs::write(&copy, vec![0u8; 1234]).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&copy)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(7200))
+        .unwrap();
+    let out = status();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("leftovers   1 incoming copy in")
+            && said.contains("(1234 bytes): partial copies left by an ingest that was interrupted")
+            && said.contains("while no ingest is running"),
+        "{said}"
+    );
+    let out = robots(&["archive", "status", a, "--format", "json"]);
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["leftover_incoming"]["bytes"].as_u64(), Some(1234));
+    if cfg!(target_os = "linux") {
+        let out = ingest(a, &write_warc(&dir.path().join("b.warc.gz"), 2));
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(
+            text(&out).contains("removed 1 partial copy (1234 bytes)"),
+            "{}",
+            text(&out)
+        );
+        assert!(!copy.exists());
+        assert!(!text(&status()).contains("leftovers"));
+    }
+}

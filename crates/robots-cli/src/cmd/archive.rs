@@ -62,7 +62,8 @@ pub struct IngestArgs {
     pub warcs: Vec<PathBuf>,
 }
 
-/// Count released, embargoed and flagged records, and list the next release dates.
+/// Count released, embargoed and flagged records, list the next release dates, and
+/// report partial copies an interrupted ingest left in store/.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Example:
@@ -273,6 +274,16 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             );
             line
         };
+        let removed = report.removed_leftovers;
+        let line = if removed.files > 0 {
+            format!(
+                "removed {} ({} bytes) left in the store by an ingest that was interrupted\n{line}",
+                copies(removed.files, "partial"),
+                removed.bytes
+            )
+        } else {
+            line
+        };
         bar.println(&line);
         if bar.is_hidden() {
             writeln!(std::io::stdout(), "{line}")?;
@@ -312,6 +323,21 @@ fn status(args: StatusArgs) -> Result<ExitCode> {
                 "  flagged     {} disallowed at capture, {} without robots.txt",
                 s.disallowed, s.no_robots
             )?;
+            let left = s.leftover_incoming;
+            if left.files > 0 {
+                // Not part of the archive, but they can hold as much disk as the WARC
+                // files being copied: said, with what to do.
+                writeln!(
+                    out,
+                    "  leftovers   {} in {} ({} bytes): partial copies left by an ingest \
+                     that was interrupted, no part of the archive; the next ingest removes \
+                     those whose ingest it can tell has stopped (on Linux); delete the rest \
+                     (store/.incoming-*) while no ingest is running",
+                    copies(left.files, "incoming"),
+                    shown(&args.dir.join("store")),
+                    left.bytes
+                )?;
+            }
             if s.next_releases.is_empty() {
                 writeln!(out, "next releases: none scheduled")?;
             } else {
@@ -377,6 +403,11 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
 /// `n` things, as `1 response` or `2 responses`.
 fn counted(n: u64, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `n` copies, as `1 partial copy` or `2 partial copies`.
+fn copies(n: u64, kind: &str) -> String {
+    format!("{n} {kind} cop{}", if n == 1 { "y" } else { "ies" })
 }
 
 fn shown(path: &Path) -> String {
