@@ -12,8 +12,8 @@
 //!   so a pid that runs now may be another process. The start time tells them apart
 //!   without a lock (`File::try_lock` needs Rust 1.89; this crate's MSRV is 1.85, and a
 //!   locking crate was not worth a dependency).
-//! - On Linux, a copy is gone-for-good when `/proc/<pid>` does not exist, or belongs to a
-//!   process started at another time (the pid was reused, or the machine rebooted). A
+//! - On Linux, a copy's writer is certainly gone when `/proc/<pid>` does not exist, or
+//!   belongs to a process started at another time (the pid was reused, or the machine rebooted). A
 //!   copy is kept when it cannot be judged: written in another pid namespace (another
 //!   container sharing the volume, whose pids ours do not show), owned by another user
 //!   (whose processes `/proc` mounted with `hidepid` hides), or `/proc/<pid>` unreadable.
@@ -26,8 +26,8 @@
 //!
 //! An archive whose store is shared by several machines (a network file system) must not
 //! ingest on more than one of them at a time: another machine's pids mean nothing here.
-//! Every copy kept is reported by `status`, with its size, for the user to delete once
-//! no ingest is running.
+//! Every copy kept whose writer is not known to run is reported by `status`, with its
+//! size, for the user to delete while no ingest is running.
 
 use std::fs;
 use std::path::{Path, PathBuf};
