@@ -1,8 +1,9 @@
 //! Fuzz target `parse_check`: arbitrary bytes become a robots.txt body, a crawler name, a
 //! URL and a choice of agent constructor; the body is parsed with both profiles, checked,
 //! explained and linted, and everything the parse exposes (diagnostics written out,
-//! records, sitemaps, groups) is read back, as are the lines `Tokens` reads,
-//! asserting the invariants that hold for any input.
+//! records, sitemaps, groups) is read back, as are the lines `Tokens` reads, and the
+//! body cut part way is parsed as a reader bounded by the parse limit gives it
+//! (`Robots::parse_start`), asserting the invariants that hold for any input.
 //!
 //! Input layout: `[flags][agent length][url length][agent][url][body…]`, lengths taken
 //! modulo what is left, so every input is valid and the body (the tail) is what the
@@ -11,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robots::{Agent, Options, Profile, Robots, RuleKind, Selection, Tokens};
+use robots::{Agent, Options, Profile, Robots, RuleKind, Selection, Tokens, Unread};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -49,8 +50,45 @@ fuzz_target!(|data: &[u8]| {
         let robots = Robots::parse_with(body, options);
         exercise(&robots, body, &agent, url, profile);
         tokens(&robots, body, options);
+        start(body, usize::from(flags >> 4), options, &agent, url, profile);
     }
 });
+
+/// The body cut after `sixteenths` of it and parsed as a reader bounded by a limit would
+/// give it (`Robots::parse_start`, told what follows): the whole body's size, and the
+/// rules of the whole lines before the cut, as parsing those lines alone gives them.
+fn start(
+    body: &[u8],
+    sixteenths: usize,
+    options: Options,
+    agent: &Agent,
+    url: &[u8],
+    profile: Profile,
+) {
+    let cut = body.len() * sixteenths / 16;
+    let (kept, rest) = body.split_at(cut);
+    let unread = if rest.iter().all(u8::is_ascii_whitespace) {
+        Unread::Blank(rest.len())
+    } else {
+        Unread::Text(rest.len())
+    };
+    let robots = Robots::parse_start(kept, unread, options);
+    assert!(robots.parsed_bytes() <= cut);
+    exercise(&robots, body, agent, url, profile);
+    let alone = Robots::parse_with(&body[..robots.parsed_bytes()], options);
+    let rules = |r: &Robots| -> Vec<(u32, RuleKind, String)> {
+        r.groups()
+            .flat_map(|g| {
+                g.rules()
+                    .map(|rule| (rule.line(), rule.kind(), rule.pattern().to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    assert_eq!(rules(&robots), rules(&alone));
+    let endless = Robots::parse_start(kept, Unread::MoreThan(rest.len()), options);
+    assert!(!endless.size_exact() && endless.parsed_bytes() <= cut);
+}
 
 /// `Tokens` reads, in order, lines of the body the parse counted, each value where it
 /// says; every record of the parse is one of them.
@@ -123,8 +161,14 @@ fn exercise(robots: &Robots, body: &[u8], agent: &Agent, url: &[u8], profile: Pr
     let linted = robots.lint(body);
     assert!(linted.len() >= parsed.len());
     for d in &linted {
+        // What lies past the parse limit may start on the line after the last parsed.
+        let last = if d.code == robots::Code::BeyondParseLimit {
+            lines + 1
+        } else {
+            lines.max(1)
+        };
         assert!(
-            d.line >= 1 && d.line <= lines.max(1),
+            d.line >= 1 && d.line <= last,
             "diagnostic {:?} on line {} of {lines}",
             d.code,
             d.line
