@@ -13,6 +13,10 @@ use crate::{Answer, Origin};
 
 /// Hands out request slots per origin, `delay` apart.
 ///
+/// It remembers an origin while its next slot lies ahead, and forgets the others from
+/// time to time: it holds at most twice as many origins as wait at once (at least 4,096),
+/// and a request costs the same with a hundred thousand origins waiting as with ten.
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")] async fn main() {
 /// use std::time::Duration;
@@ -25,10 +29,18 @@ use crate::{Answer, Origin};
 #[derive(Debug)]
 pub struct Pacer {
     max_delay: Duration,
-    next: Mutex<HashMap<Origin, Instant>>,
+    slots: Mutex<Slots>,
 }
 
-/// Past this many remembered origins, those whose slots are past are forgotten.
+/// The next free slot of each origin remembered, and when to forget those that are past.
+#[derive(Debug)]
+struct Slots {
+    next: HashMap<Origin, Instant>,
+    /// At this many origins, those whose slots are past are forgotten.
+    prune_at: usize,
+}
+
+/// The least number of remembered origins that sets off forgetting past slots.
 const PRUNE_AT: usize = 4096;
 
 impl Pacer {
@@ -37,7 +49,10 @@ impl Pacer {
     pub fn new(max_delay: Duration) -> Pacer {
         Pacer {
             max_delay,
-            next: Mutex::new(HashMap::new()),
+            slots: Mutex::new(Slots {
+                next: HashMap::new(),
+                prune_at: PRUNE_AT,
+            }),
         }
     }
 
@@ -57,9 +72,14 @@ impl Pacer {
     ) -> Duration {
         let delay = delay.unwrap_or_default().min(self.max_delay);
         let now = Instant::now();
-        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
-        if next.len() >= PRUNE_AT {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let Slots { next, prune_at } = &mut *slots;
+        if next.len() >= *prune_at {
             next.retain(|_, slot| *slot > now);
+            // A crawl with more origins waiting than PRUNE_AT would otherwise walk them
+            // all at every request; once twice as many are remembered, each request's
+            // share of a walk stays constant.
+            *prune_at = PRUNE_AT.max(2 * next.len());
         }
         // A site's Crawl-delay can be 2^63 seconds: past what an Instant holds, the
         // next slot is a century on rather than a panic.
@@ -172,6 +192,36 @@ mod tests {
         assert_eq!(
             pacer.reserve(&a, Some(Duration::from_secs(7))),
             Duration::ZERO
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn past_slots_are_forgotten_without_walking_waiting_ones_at_every_request() {
+        let pacer = Pacer::new(Duration::from_secs(60));
+        let d = Some(Duration::from_secs(10));
+        let remembered = |pacer: &Pacer| {
+            let slots = pacer.slots.lock().unwrap();
+            (slots.next.len(), slots.prune_at)
+        };
+        // More origins waiting than PRUNE_AT: the walk that finds them all waiting puts
+        // the next one off until twice as many are remembered.
+        for i in 0..PRUNE_AT + 10 {
+            pacer.reserve(&origin(&format!("{i}.test")), d);
+        }
+        assert_eq!(remembered(&pacer), (PRUNE_AT + 10, 2 * PRUNE_AT));
+        tokio::time::advance(Duration::from_secs(11)).await;
+        for i in 0..PRUNE_AT - 10 {
+            pacer.reserve(&origin(&format!("later-{i}.test")), d);
+        }
+        assert_eq!(remembered(&pacer), (2 * PRUNE_AT, 2 * PRUNE_AT));
+        // The next request walks them: the first origins, whose slots are past, are
+        // forgotten; the later ones, still waiting, are kept and keep their spacing.
+        assert_eq!(pacer.reserve(&origin("0.test"), d), Duration::ZERO);
+        let waiting = PRUNE_AT - 10;
+        assert_eq!(remembered(&pacer), (waiting + 1, 2 * waiting));
+        assert_eq!(
+            pacer.reserve(&origin("later-0.test"), d),
+            Duration::from_secs(10)
         );
     }
 }
