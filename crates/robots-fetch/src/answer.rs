@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use robots::{Agent, Embargo, Profile, RuleKind};
+use robots::{Agent, Embargo, Profile, Reason, RuleKind};
 
 use crate::{Freshness, Hop, Origin, Rules, Source};
 
@@ -118,17 +118,23 @@ impl Answer {
                 allowed: true,
                 embargo: None,
                 rule: None,
+                reason: None,
             },
-            Rules::DisallowAll => Decision {
-                allowed: self.profile.always_allows(url),
-                embargo: None,
-                rule: None,
-            },
+            Rules::DisallowAll => {
+                let allowed = self.profile.always_allows(url);
+                Decision {
+                    allowed,
+                    embargo: None,
+                    rule: None,
+                    reason: allowed.then_some(Reason::RobotsTxt),
+                }
+            }
             Rules::Parsed(robots) => {
                 let verdict = robots.check(agent, url);
                 Decision {
                     allowed: verdict.allowed(),
                     embargo: verdict.embargo(),
+                    reason: Some(verdict.reason()),
                     rule: verdict.decided_by().map(|r| DecidingRule {
                         kind: r.kind(),
                         pattern: r.pattern().to_owned(),
@@ -146,6 +152,7 @@ pub struct Decision {
     allowed: bool,
     embargo: Option<Embargo>,
     rule: Option<DecidingRule>,
+    reason: Option<Reason>,
 }
 
 impl Decision {
@@ -166,6 +173,15 @@ impl Decision {
     /// gives, copied out of the file.
     pub fn decided_by(&self) -> Option<&DecidingRule> {
         self.rule.as_ref()
+    }
+
+    /// Why the file's verdict is what it is ([`Verdict::reason`](robots::Verdict::reason)):
+    /// no group for the agent, no rule matching, the longest rule deciding… `None` when
+    /// no file decided, because the site's status said allow or disallow everything
+    /// ([`Answer::source`] says which and why), except that `/robots.txt` itself, still
+    /// allowed then, gives [`Reason::RobotsTxt`].
+    pub fn reason(&self) -> Option<Reason> {
+        self.reason
     }
 }
 
@@ -223,5 +239,32 @@ mod tests {
         assert_eq!(shown("/private/x"), "line 2: Disallow: /private/");
         // The directive as robots.txt usually writes it, whatever the file's case.
         assert_eq!(shown("/private/open"), "line 3: Allow: /private/open");
+    }
+
+    #[test]
+    fn a_decision_says_why_when_a_file_decided() {
+        let bot = Agent::new("ExampleBot").unwrap();
+        let star = answer("User-agent: *\nDisallow: /private/\n");
+        let reason = |url: &str| star.decide(&bot, url).reason();
+        assert_eq!(reason("/private/x"), Some(Reason::Longest));
+        assert_eq!(reason("/public"), Some(Reason::NoMatch));
+        assert_eq!(reason("/robots.txt"), Some(Reason::RobotsTxt));
+        let other = answer("User-agent: OtherBot\nDisallow: /\n");
+        assert_eq!(other.decide(&bot, "/x").reason(), Some(Reason::NoGroup));
+        // A status that disallows everything: no file decided, but /robots.txt is
+        // still allowed, as RFC 9309 §2.2.2 says.
+        let outage = Answer {
+            rules: Arc::new(Rules::DisallowAll),
+            ..other
+        };
+        assert_eq!(outage.decide(&bot, "/x").reason(), None);
+        let robots_txt = outage.decide(&bot, "/robots.txt");
+        assert!(robots_txt.allowed());
+        assert_eq!(robots_txt.reason(), Some(Reason::RobotsTxt));
+        let gone = Answer {
+            rules: Arc::new(Rules::AllowAll),
+            ..outage
+        };
+        assert_eq!(gone.decide(&bot, "/x").reason(), None);
     }
 }

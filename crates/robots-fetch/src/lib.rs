@@ -9,9 +9,9 @@
 //! [`Options`], given through [`Config::options`].
 //!
 //! The engine's types this API takes and gives ([`Agent`], [`Options`], [`Profile`],
-//! [`Embargo`], [`EmbargoPeriod`], [`RuleKind`]) are re-exported here, and the engine
-//! itself as [`robots`], as is the URL type of [`Origin::from_url`] and [`Hop::url`]
-//! ([`Url`]), so a crawler needs no second dependency to name them.
+//! [`Embargo`], [`EmbargoPeriod`], [`Reason`], [`RuleKind`]) are re-exported here, and
+//! the engine itself as [`robots`], as is the URL type of [`Origin::from_url`] and
+//! [`Hop::url`] ([`Url`]), so a crawler needs no second dependency to name them.
 //!
 //! ```
 //! # use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -141,7 +141,7 @@ mod pacer;
 mod resolve;
 
 pub use robots;
-pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, RuleKind};
+pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, Reason, RuleKind};
 pub use url::Url;
 
 pub use answer::{Answer, BodySize, DecidingRule, Decision};
