@@ -1,6 +1,6 @@
 //! Terminal output: colour on for a terminal, off for pipes and files, or as `--color`
-//! says; and text from robots.txt files, URLs, servers and file names made printable,
-//! so that the terminal shows it rather than obeys it.
+//! says; text from robots.txt files, URLs, servers and file names made printable, so
+//! that the terminal shows it rather than obeys it; and counts in words.
 
 use std::borrow::Cow;
 use std::io::IsTerminal;
@@ -88,6 +88,11 @@ pub fn has_controls(text: &str) -> bool {
 
 fn escaped(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `n` things, as `1 error` or `2 errors` (`thing` takes an `s` in the plural).
+pub fn counted(n: u64, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]

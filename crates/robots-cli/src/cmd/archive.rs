@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, Server, Timestamp};
 
-use crate::style::printable;
+use crate::style::{counted, printable};
 
 /// Keep captures under their Archive-Embargo, show tombstones, release WARC files.
 #[derive(clap::Args, Debug)]
@@ -400,11 +400,6 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
 
 /// A path as text output shows it: file and directory names can hold control
 /// characters (a crawl named after a URL), which the terminal must show, not obey.
-/// `n` things, as `1 response` or `2 responses`.
-fn counted(n: u64, thing: &str) -> String {
-    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
-}
-
 /// `n` copies, as `1 partial copy` or `2 partial copies`.
 fn copies(n: u64, kind: &str) -> String {
     format!("{n} {kind} cop{}", if n == 1 { "y" } else { "ies" })

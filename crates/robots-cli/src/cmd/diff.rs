@@ -12,7 +12,7 @@ use robots::{Robots, Verdict};
 
 use crate::cmd::check::{rule_text, verdict_as_json, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
-use crate::style::{printable, ColorChoice, Style};
+use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
@@ -152,13 +152,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if args.format == Format::Text {
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let (urls, agents) = (urls.len() as u64, agents.len() as u64);
         writeln!(
             out,
             "{changed} of {} changed ({} x {})",
-            plural(urls.len() * agents.len(), "verdict"),
-            plural(urls.len(), "URL"),
-            plural(agents.len(), "agent")
+            counted(urls * agents, "verdict"),
+            counted(urls, "URL"),
+            counted(agents, "agent")
         )?;
     }
     out.flush()?;

@@ -12,7 +12,7 @@ use robots::{Code, Diagnostic, Severity};
 
 use crate::input::{self, ParsingArgs};
 use crate::snippet::Source;
-use crate::style::{printable, ColorChoice, Style};
+use crate::style::{counted, printable, ColorChoice, Style};
 
 /// Find mistakes in a robots.txt before crawlers do.
 #[derive(clap::Args, Debug)]
@@ -129,13 +129,12 @@ fn as_text(d: &Diagnostic, source: &Source<'_>, style: Style) -> String {
 /// The last line of text output: the findings shown, by severity, and how many
 /// `--allow` hid (only when some were), so that none is lost without a word.
 fn summary(name: &str, diagnostics: &[Diagnostic], allowed: usize) -> String {
-    let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count();
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let count = |s| diagnostics.iter().filter(|d| d.severity() == s).count() as u64;
     let mut line = format!(
         "{}: {}, {}, {} info",
         printable(name),
-        plural(count(Severity::Error), "error"),
-        plural(count(Severity::Warning), "warning"),
+        counted(count(Severity::Error), "error"),
+        counted(count(Severity::Warning), "warning"),
         count(Severity::Info)
     );
     if allowed > 0 {
