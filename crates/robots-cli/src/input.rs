@@ -365,13 +365,13 @@ fn read_start(input: impl std::io::Read, keep: usize, size: Option<u64>) -> std:
 pub struct Url {
     pub bytes: Vec<u8>,
     /// The URL as text: UTF-8 as it is, and each octet that is not UTF-8 as `\xE9`
-    /// ([`crate::written::escaped`]).
+    /// ([`robots::escaped`]).
     pub text: String,
 }
 
 impl Url {
     pub fn new(bytes: Vec<u8>) -> Url {
-        let text = crate::written::escaped(&bytes).into_owned();
+        let text = robots::escaped(&bytes).into_owned();
         Url { bytes, text }
     }
 }

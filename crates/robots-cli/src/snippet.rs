@@ -8,7 +8,7 @@ use std::ops::Range;
 use unicode_width::UnicodeWidthStr;
 
 use crate::style::{printable, Style};
-use crate::written::escaped;
+use robots::escaped;
 
 /// A file's text with its lines numbered as the engine numbers them.
 pub struct Source<'a> {

@@ -1,27 +1,7 @@
-//! Text from a robots.txt or a URL as output shows it: UTF-8 as it is, and each octet
-//! that is not UTF-8 as `\xE9`, where the engine's own text has U+FFFD for it.
+//! Rule patterns as output shows them: UTF-8 as it is, and each octet that is not UTF-8
+//! as `\xE9` ([`robots::escaped`]), where the engine's kept text has U+FFFD for it.
 
-use std::borrow::Cow;
-
-use robots::{Directive, Options, Rule, Tokens};
-
-/// `bytes` as text, each octet that is not UTF-8 written `\xE9`. Not as `%E9`: the Google
-/// profile tells the octet from its escape, so showing one as the other would misstate
-/// the file or the URL.
-pub fn escaped(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(
-            bytes
-                .utf8_chunks()
-                .flat_map(|chunk| {
-                    let invalid = chunk.invalid().iter().map(|b| format!("\\x{b:02X}"));
-                    std::iter::once(chunk.valid().to_owned()).chain(invalid)
-                })
-                .collect(),
-        ),
-    }
-}
+use robots::{escaped, Directive, Options, Rule, Tokens};
 
 /// The rule values of a file that are not UTF-8, by line, as the file wrote them. The
 /// engine keeps a rule's pattern as UTF-8 ([`Rule::pattern`] replaces such octets by
@@ -91,15 +71,6 @@ impl Patterns {
 mod tests {
     use super::*;
     use robots::{Agent, Robots};
-
-    #[test]
-    fn octets_that_are_not_utf8_are_written_as_hex() {
-        assert_eq!(
-            escaped(b"/caf\xe9/\xff\xfe?\xc3\xa9"),
-            "/caf\\xE9/\\xFF\\xFE?é"
-        );
-        assert!(matches!(escaped("/café".as_bytes()), Cow::Borrowed(_)));
-    }
 
     #[test]
     fn a_pattern_is_shown_with_the_octets_its_file_wrote() {

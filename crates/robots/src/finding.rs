@@ -60,10 +60,17 @@ impl Quote {
     }
 }
 
-/// `bytes` as text, each octet that is not UTF-8 written `\xE9`, as a tool shows a line of
-/// the file: a message that quotes a value from a file in Latin-1, say, then reads
-/// `/caf\xE9`, the octet there, rather than `/caf\u{FFFD}`, which hides it.
-pub(crate) fn escaped(bytes: &[u8]) -> Cow<'_, str> {
+/// `bytes` as text, each octet that is not UTF-8 written `\xE9`, as diagnostic messages
+/// quote a file's text: a message that quotes a value from a file in Latin-1, say, then
+/// reads `/caf\xE9`, the octet there, rather than `/caf\u{FFFD}`, which hides it. Tools
+/// that show the file's lines or URLs beside the messages show them the same way. Not
+/// as `%E9`: the Google profile tells an octet from its escape.
+///
+/// ```
+/// assert_eq!(robots::escaped(b"/caf\xe9/\xff?\xc3\xa9"), "/caf\\xE9/\\xFF?\u{e9}");
+/// assert!(matches!(robots::escaped("/café".as_bytes()), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn escaped(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => {

@@ -278,6 +278,7 @@ pub use diagnostic::{Code, Diagnostic, Severity};
 pub use directive::Directive;
 pub use embargo::{Embargo, EmbargoPeriod};
 pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
+pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
 pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};

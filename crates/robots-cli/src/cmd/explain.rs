@@ -6,12 +6,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Selection};
+use robots::{escaped, Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Selection};
 
 use crate::input::{self, EngineArgs};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
-use crate::written::{escaped, Patterns};
+use crate::written::Patterns;
 use unicode_width::UnicodeWidthStr;
 
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
