@@ -11,17 +11,29 @@ use robots::{Agent, Code, Options, Profile, Robots, Severity, Unread};
 use crate::style::printable;
 use crate::written::Patterns;
 
-/// The options that say how to read a robots.txt and for whom.
+/// The help of `--robots FILE`, shared by [`EngineArgs`] and `check`, which declares
+/// its own arguments to take several agents.
+pub const ROBOTS_HELP: &str = "The robots.txt file to read (`-` for standard input).";
+
+/// The help of `--agent` after its first words, which say whether one crawler is taken
+/// ([`EngineArgs`]) or several (`check`). A macro rather than a constant so that
+/// `concat!` can put the two together where clap wants the help.
+macro_rules! agent_help {
+    () => {
+        "its product token (e.g. `ExampleBot`) or a full User-Agent header. With \
+         `--profile google` it is used exactly as given, as Google's matcher does, so give \
+         the token alone there (`Googlebot`, not `Googlebot/2.1`)."
+    };
+}
+pub(crate) use agent_help;
+
+/// The options that say how to read a robots.txt and for which one crawler.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The robots.txt file to read (`-` for standard input).
-    #[arg(long = "robots", value_name = "FILE")]
+    #[arg(long = "robots", value_name = "FILE", help = ROBOTS_HELP)]
     pub robots: PathBuf,
 
-    /// The crawler: its product token (e.g. `ExampleBot`) or a full User-Agent header.
-    /// With `--profile google` it is used exactly as given, as Google's matcher does, so
-    /// give the token alone there (`Googlebot`, not `Googlebot/2.1`).
-    #[arg(long, value_name = "AGENT", allow_hyphen_values = true)]
+    #[arg(long, value_name = "AGENT", allow_hyphen_values = true, help = concat!("The crawler: ", agent_help!()))]
     pub agent: String,
 
     #[command(flatten)]
@@ -161,6 +173,47 @@ impl ReadingArgs {
             agent
         })
     }
+
+    /// The agents of `given` (each `--agent`, in order) as the profile wants them, each
+    /// crawler once: one given twice, as `ExampleBot` and `examplebot` or as its token and
+    /// its User-Agent header, is noted and dropped, since its every verdict would
+    /// otherwise be shown (and counted) twice. `done` says what is done once with it, for
+    /// the note (`compared`, `checked`). Each given value is noted and warned about as
+    /// [`ReadingArgs::agent`] does, once however often it is given.
+    pub fn agents(&self, given: &[String], done: &str) -> Result<Vec<Agent>> {
+        // Groups name crawlers without regard to case; Google's matcher compares the
+        // whole name, RFC 9309 the product token.
+        let crawler = |agent: &Agent| match self.parsing.profile {
+            ProfileArg::Google => agent.name().to_ascii_lowercase(),
+            ProfileArg::Rfc9309 => agent.token().to_ascii_lowercase(),
+        };
+        let mut agents: Vec<Agent> = Vec::new();
+        // For each value given so far, which of `agents` it is.
+        let mut kept_as: Vec<usize> = Vec::new();
+        for (at, name) in given.iter().enumerate() {
+            let earlier = match given[..at].iter().position(|g| g == name) {
+                // The same text again: the notes about it were given the first time.
+                Some(before) => Some(kept_as[before]),
+                None => {
+                    let agent = self.agent(name)?;
+                    let earlier = agents.iter().position(|a| crawler(a) == crawler(&agent));
+                    if earlier.is_none() {
+                        agents.push(agent);
+                    }
+                    earlier
+                }
+            };
+            if let Some(earlier) = earlier {
+                eprintln!(
+                    "robots: note: --agent `{}` is the crawler `{}` already given; it is {done} once",
+                    printable(name),
+                    printable(agents[earlier].name())
+                );
+            }
+            kept_as.push(earlier.unwrap_or(agents.len() - 1));
+        }
+        Ok(agents)
+    }
 }
 
 /// Whether `b` may appear in an RFC 9309 product token (`[A-Za-z_-]`).
@@ -168,18 +221,14 @@ fn is_rfc9309_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'-' || b == b'_'
 }
 
-impl EngineArgs {
-    /// Reads and parses the file, builds the agent, and keeps the rule values that are
-    /// not UTF-8 to show as written.
-    pub fn load(&self) -> Result<(Robots, Agent, Patterns)> {
-        let options = self.reading.options()?;
-        let file = read_file(&self.robots, options)?;
-        Ok((
-            parse(&self.robots, &file, options),
-            self.reading.agent(&self.agent)?,
-            Patterns::new(&file.bytes, options),
-        ))
-    }
+/// Reads and parses the file at `path` (see [`read_file`] and [`parse`]), and keeps its
+/// rule values that are not UTF-8 to show as written.
+pub fn read_parsed(path: &Path, options: Options) -> Result<(Robots, Patterns)> {
+    let file = read_file(path, options)?;
+    Ok((
+        parse(path, &file, options),
+        Patterns::new(&file.bytes, options),
+    ))
 }
 
 /// Parses the file at `path`, warning on standard error when it goes past the parse

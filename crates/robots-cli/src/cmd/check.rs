@@ -2,17 +2,20 @@
 
 use std::ffi::OsString;
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Reason, Verdict};
+use robots::{Agent, Reason, Verdict};
 pub use robots_web::VerdictJson;
+use unicode_width::UnicodeWidthStr;
 
-use crate::input::{self, EngineArgs};
-use crate::style::{printable, ColorChoice, Style};
+use crate::input::{self, ReadingArgs};
+use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 
-/// Print the verdict for each URL: allowed or not, and the line that decided.
+/// Print the verdict for each URL: allowed or not, and the line that decided; for each
+/// crawler in turn when `--agent` is given several times.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -20,6 +23,13 @@ Examples:
   robots check --robots robots.txt --agent ExampleBot --embargo --format json < urls.txt
   robots check --robots robots.txt --agent Googlebot --profile google https://example.com/a
   robots check --robots robots.txt --agent Googlebot --expect disallowed /private/ /cart
+  robots check --robots robots.txt --agent GPTBot --agent CCBot --agent Googlebot /
+
+With several --agent, each URL gets one verdict per agent, in the order the agents
+are given, and each line names its agent: after the verdict in text, the names padded
+to line up the URLs after them. A crawler given twice (`ExampleBot` and `examplebot`,
+or its token and its User-Agent header) is checked once, and a note on standard
+error says so. With one --agent, lines name no agent.
 
 A URL that is not UTF-8 (an argument, or a line of standard input) is checked as the
 bytes it is, and shown with those octets as `\\xE9` (`/caf\\xE9`).
@@ -28,7 +38,9 @@ as a host and then a path (`example.com/a` is `/a`; `private` and `index.html` a
 and a note on standard error says which path was checked.
 
 With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",
-\"pattern\", \"embargo_days\" and \"reason\", in that order. \"line\", \"rule\" (allow,
+\"pattern\", \"embargo_days\" and \"reason\", in that order; with several --agent, one
+line per URL and agent, with \"agent\" (the name given, or a User-Agent header's
+product token in the rfc9309 profile) first, before \"url\". \"line\", \"rule\" (allow,
 disallow, embargo-allow) and \"pattern\" name the rule that decided, and \"embargo_days\"
 the embargo; each is null when there is none. A pattern's octets that are not UTF-8
 are written `\\xE9` (the JSON string \"/caf\\\\xE9\"), as a URL's are, in text and
@@ -43,16 +55,31 @@ is true, and text output says \"empty Disallow: disallows nothing\".
 With --expect allowed (or disallowed), every verdict is printed as without it, and
 the command fails when a URL's verdict is not the one expected: a test a site can run
 before it ships its robots.txt. Standard error then names each such URL, in input
-order.
+order, after its agent when there are several: each agent must get the verdict for
+each URL.
 
 Exit status: 0 when every URL was checked (whatever the verdicts, unless --expect
-says which they must be), 1 when --expect was given and some URL's verdict is not
-the one expected, 2 on a usage error or an unreadable file.")]
+says which they must be), 1 when --expect was given and some verdict is not the one
+expected, 2 on a usage error or an unreadable file.")]
 pub struct Args {
-    #[command(flatten)]
-    pub engine: EngineArgs,
+    // The arguments `explain` takes (`EngineArgs`) but for `--agent`, which here is a
+    // list; the help is theirs.
+    #[arg(long = "robots", value_name = "FILE", help = input::ROBOTS_HELP)]
+    pub robots: PathBuf,
 
-    /// Output format: readable text, or one JSON object per URL per line.
+    #[arg(
+        long,
+        value_name = "AGENT",
+        required = true,
+        allow_hyphen_values = true,
+        help = concat!("A crawler to check for (repeat for several): ", input::agent_help!())
+    )]
+    pub agent: Vec<String>,
+
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+
+    /// Output format: readable text, or one JSON object per URL (and agent) per line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
@@ -60,8 +87,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
-    /// The verdict every URL must get: exit 1, naming the URLs that get the other,
-    /// when one does not.
+    /// The verdict every URL must get, for every agent: exit 1, naming the URLs (and
+    /// agents) that get the other, when one does not.
     #[arg(long, value_enum, value_name = "VERDICT")]
     pub expect: Option<Expect>,
 
@@ -107,26 +134,39 @@ impl Expect {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    input::refuse_stdin_twice(&args.urls, &args.engine.robots)?;
-    let (robots, agent, patterns) = args.engine.load()?;
+    input::refuse_stdin_twice(&args.urls, &args.robots)?;
+    let options = args.reading.options()?;
+    let (robots, patterns) = input::read_parsed(&args.robots, options)?;
+    let agents = args.reading.agents(&args.agent, "checked")?;
+    let column = AgentColumn::for_agents(&agents);
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut notes = input::ReadingNotes::default();
-    // The URLs whose verdict is not the one `--expect` asks for, as shown.
-    let mut unexpected = Vec::new();
+    // The (agent, URL) pairs whose verdict is not the one `--expect` asks for, as shown.
+    let mut unexpected: Vec<(&Agent, String)> = Vec::new();
     let mut write = |url: &input::Url, out: &mut dyn Write| -> Result<()> {
-        notes.note(&robots, &agent, url);
-        let verdict = robots.check_bytes(&agent, &url.bytes);
-        if args.expect.is_some_and(|e| !e.holds(&verdict)) {
-            unexpected.push(printable(&url.text).into_owned());
-        }
-        match args.format {
-            Format::Json => writeln!(out, "{}", verdict_json(&url.text, &verdict, &patterns))?,
-            Format::Text => writeln!(
-                out,
-                "{}",
-                verdict_text(&url.text, &verdict, &patterns, style)
-            )?,
+        // How a URL is read does not depend on the agent: one note for all of them.
+        notes.note(&robots, &agents[0], url);
+        for agent in &agents {
+            let verdict = robots.check_bytes(agent, &url.bytes);
+            if args.expect.is_some_and(|e| !e.holds(&verdict)) {
+                unexpected.push((agent, printable(&url.text).into_owned()));
+            }
+            let line = match (args.format, &column) {
+                (Format::Json, None) => verdict_json(&url.text, &verdict, &patterns),
+                (Format::Json, Some(_)) => serde_json::to_string(&AgentVerdictJson {
+                    agent: agent.name(),
+                    verdict: verdict_as_json(&url.text, &verdict, &patterns),
+                })?,
+                (Format::Text, None) => verdict_text(&url.text, &verdict, &patterns, style),
+                (Format::Text, Some(column)) => format!(
+                    "{}  {}  {}",
+                    verdict_word(&verdict, style),
+                    column.name(agent),
+                    verdict_text_after_word(&url.text, &verdict, &patterns, style)
+                ),
+            };
+            writeln!(out, "{line}")?;
         }
         Ok(())
     };
@@ -145,22 +185,64 @@ pub fn run(args: Args) -> Result<ExitCode> {
     out.flush()?;
     match args.expect {
         Some(expect) if !unexpected.is_empty() => {
-            let (urls, are) = match unexpected.len() {
-                1 => ("1 URL".to_owned(), "is"),
-                n => (format!("{n} URLs"), "are"),
+            let n = unexpected.len() as u64;
+            let failed = match column {
+                None => counted(n, "URL"),
+                Some(_) => counted(n, "(agent, URL) pair"),
             };
             eprintln!(
-                "robots check: {urls} {are} {}, not {} as --expect asks:",
+                "robots check: {failed} {} {}, not {} as --expect asks:",
+                if n == 1 { "is" } else { "are" },
                 expect.other().word(),
                 expect.word()
             );
-            for url in &unexpected {
-                eprintln!("  {url}");
+            for (agent, url) in &unexpected {
+                match &column {
+                    None => eprintln!("  {url}"),
+                    Some(column) => eprintln!("  {}  {url}", column.name(agent)),
+                }
             }
             Ok(ExitCode::from(1))
         }
         _ => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// The column that names the agent on each line when there are several, each name
+/// shown with control characters escaped and padded to the widest, so that the URLs
+/// after it line up as the verdict words' padding lines them up.
+struct AgentColumn {
+    width: usize,
+}
+
+impl AgentColumn {
+    /// The column for `agents`; none for one agent, whose lines are as they were before
+    /// check took several (and its JSON as the browser tester writes it).
+    fn for_agents(agents: &[Agent]) -> Option<AgentColumn> {
+        (agents.len() > 1).then(|| AgentColumn {
+            width: agents
+                .iter()
+                .map(|a| printable(a.name()).width())
+                .max()
+                .unwrap_or(0),
+        })
+    }
+
+    /// `agent`'s name, padded to the column's width.
+    fn name(&self, agent: &Agent) -> String {
+        let name = printable(agent.name());
+        let pad = self.width.saturating_sub(name.width());
+        format!("{name}{}", " ".repeat(pad))
+    }
+}
+
+/// A verdict as a line of JSON with several agents: the agent first, then the verdict's
+/// fields as one agent's lines have them, in their order.
+#[derive(serde::Serialize)]
+struct AgentVerdictJson<'a> {
+    agent: &'a str,
+    #[serde(flatten)]
+    verdict: VerdictJson<'a>,
 }
 
 /// One verdict as a line of JSON.
@@ -200,11 +282,30 @@ pub fn rule_text(verdict: &Verdict<'_>, patterns: &Patterns) -> Option<String> {
 
 /// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`, control characters escaped.
 pub fn verdict_text(url: &str, verdict: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
-    let word = if verdict.allowed() {
+    format!(
+        "{}  {}",
+        verdict_word(verdict, style),
+        verdict_text_after_word(url, verdict, patterns, style)
+    )
+}
+
+/// The verdict in a word, padded so that what follows it lines up: `ALLOWED   `.
+fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
+    if verdict.allowed() {
         style.green("ALLOWED   ")
     } else {
         style.red("DISALLOWED")
-    };
+    }
+}
+
+/// A readable line after the verdict word: `/a  (line 3: Allow: /a)`, control
+/// characters escaped.
+fn verdict_text_after_word(
+    url: &str,
+    verdict: &Verdict<'_>,
+    patterns: &Patterns,
+    style: Style,
+) -> String {
     let why = match (rule_text(verdict, patterns), verdict.reason()) {
         (Some(rule), _) => rule,
         (None, Reason::RobotsTxt) => "/robots.txt is always allowed".to_owned(),
@@ -221,7 +322,7 @@ pub fn verdict_text(url: &str, verdict: &Verdict<'_>, patterns: &Patterns, style
         })
         .unwrap_or_default();
     format!(
-        "{word}  {}  {}{embargo}",
+        "{}  {}{embargo}",
         printable(url),
         style.dim(&format!("({why})"))
     )

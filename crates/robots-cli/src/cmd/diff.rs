@@ -78,26 +78,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let options = args.reading.options()?;
-    let (old, old_patterns) = read(&args.old, options)?;
-    let (new, new_patterns) = read(&args.new, options)?;
-    // One crawler given twice (`Googlebot` and its User-Agent header, say) is compared
-    // once: its changes would otherwise be listed and counted twice.
-    let mut agents: Vec<robots::Agent> = Vec::new();
-    for given in &args.agent {
-        let agent = args.reading.agent(given)?;
-        let compared = |a: &robots::Agent| match args.reading.parsing.profile {
-            input::ProfileArg::Google => a.name().to_ascii_lowercase(),
-            input::ProfileArg::Rfc9309 => a.token().to_ascii_lowercase(),
-        };
-        match agents.iter().find(|a| compared(a) == compared(&agent)) {
-            Some(first) => eprintln!(
-                "robots: note: --agent `{}` is the crawler `{}` already given; it is compared once",
-                printable(given),
-                printable(first.name())
-            ),
-            None => agents.push(agent),
-        }
-    }
+    let (old, old_patterns) = input::read_parsed(&args.old, options)?;
+    let (new, new_patterns) = input::read_parsed(&args.new, options)?;
+    let agents = args.reading.agents(&args.agent, "compared")?;
     let urls = if !args.urls.is_empty() {
         input::arg_urls(&args.urls)
     } else if !stdin_file && !std::io::stdin().is_terminal() {
@@ -182,15 +165,6 @@ struct ChangeJson<'a> {
     url: &'a str,
     old: VerdictJson<'a>,
     new: VerdictJson<'a>,
-}
-
-/// A file parsed, and its rule values that are not UTF-8.
-fn read(path: &std::path::Path, options: robots::Options) -> Result<(Robots, Patterns)> {
-    let file = input::read_file(path, options)?;
-    Ok((
-        input::parse(path, &file, options),
-        Patterns::new(&file.bytes, options),
-    ))
 }
 
 fn describe(v: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
