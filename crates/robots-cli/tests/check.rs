@@ -697,3 +697,353 @@ fn expect_holds_urls_from_standard_input_and_leaves_json_as_it_is() {
         "robots check: 1 URL is disallowed, not allowed as --expect asks:\n  /private/b\n"
     );
 }
+
+/// With `--agent` given several times, each URL gets one verdict per agent, in the
+/// order the agents were given, each text line naming its agent in a column padded so
+/// that the URLs line up. GPTBot is named by no group, so the `*` group's rules apply.
+#[test]
+fn several_agents_get_a_verdict_each_for_every_url_in_the_order_given() {
+    let out = example_check(
+        &[
+            "--agent",
+            "GPTBot",
+            "--agent",
+            "ExampleArchiver",
+            "--embargo",
+            "--color",
+            "never",
+            "/news/today",
+            "/private/x",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(err, "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ALLOWED     ExampleBot       /news/today  (no rule matched)\n\
+         ALLOWED     GPTBot           /news/today  (no rule matched)\n\
+         ALLOWED     ExampleArchiver  /news/today  (line 12: Embargo-Allow: /news/)  [embargo 31 days]\n\
+         DISALLOWED  ExampleBot       /private/x  (line 5: Disallow: /private/)\n\
+         DISALLOWED  GPTBot           /private/x  (line 5: Disallow: /private/)\n\
+         DISALLOWED  ExampleArchiver  /private/x  (line 13: Disallow: /)\n"
+    );
+    // Colours are those of one agent's lines; the name between them is plain.
+    let out = example_check(
+        &["--agent", "BadBot", "--color", "always", "/search/help"],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("\x1b[1;32mALLOWED   \x1b[0m  ExampleBot  /search/help  "),
+        "{text:?}"
+    );
+    assert!(
+        lines[1].starts_with("\x1b[1;31mDISALLOWED\x1b[0m  BadBot      /search/help  "),
+        "{text:?}"
+    );
+}
+
+/// Several agents in JSON: one line per URL and agent, in that order, each the line
+/// that agent alone gets with `"agent"` put first.
+#[test]
+fn several_agents_in_json_are_each_agents_own_lines_with_the_agent_first() {
+    let agents = ["ExampleBot", "GPTBot", "ExampleArchiver", "BadBot"];
+    let urls = ["/news/today", "/search/help", "/robots.txt"];
+    let more: Vec<&str> = agents[1..]
+        .iter()
+        .flat_map(|a| ["--agent", a])
+        .chain(["--embargo"])
+        .chain(urls)
+        .collect();
+    let out = example_json_from_stdin_with(&more, "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(r#"{"agent":"ExampleBot","url":"/news/today","allowed":true,"#),
+        "{text}"
+    );
+    let alone = |agent: &str| {
+        let file = example();
+        let args = [
+            "check",
+            "--robots",
+            file.to_str().unwrap(),
+            "--agent",
+            agent,
+            "--embargo",
+            "--format",
+            "json",
+        ];
+        json_lines(&robots(&[&args[..], &urls].concat(), ""))
+    };
+    let mut expected = Vec::new();
+    let each: Vec<Vec<serde_json::Value>> = agents.iter().map(|a| alone(a)).collect();
+    for at in 0..urls.len() {
+        for (agent, lines) in agents.iter().zip(&each) {
+            let mut line = serde_json::Map::new();
+            line.insert("agent".into(), (*agent).into());
+            line.extend(lines[at].as_object().unwrap().clone());
+            expected.push(serde_json::Value::Object(line));
+        }
+    }
+    assert_eq!(json_lines(&out), expected);
+    assert_eq!(expected[8]["reason"], "robots-txt");
+}
+
+/// An agent that no group names, where no `*` group stands in, gets "no group" in its
+/// own lines, beside an agent whose group decides.
+#[test]
+fn an_agent_no_group_names_is_said_to_have_none_beside_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("robots.txt");
+    std::fs::write(
+        &file,
+        "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n",
+    )
+    .unwrap();
+    let args = [
+        "check",
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "GPTBot",
+        "--agent",
+        "Googlebot",
+        "--agent",
+        "CCBot",
+        "--color",
+        "never",
+        "/",
+    ];
+    let out = robots(&args, "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "DISALLOWED  GPTBot     /  (line 3: Disallow: /)\n\
+         ALLOWED     Googlebot  /  (no group for this agent)\n\
+         DISALLOWED  CCBot      /  (line 3: Disallow: /)\n"
+    );
+    let out = robots(&[&args[..], &["--format", "json"]].concat(), "");
+    let got: Vec<(String, String)> = json_lines(&out)
+        .iter()
+        .map(|l| {
+            (
+                l["agent"].as_str().unwrap().to_owned(),
+                l["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("GPTBot".into(), "longest".into()),
+            ("Googlebot".into(), "no-group".into()),
+            ("CCBot".into(), "longest".into())
+        ]
+    );
+}
+
+/// URLs read from standard input get every agent's verdict, URL by URL, each URL's
+/// verdicts written as soon as it is read.
+#[test]
+fn several_agents_answer_urls_from_standard_input_as_they_arrive() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let out = example_json_from_stdin_with(&["--agent", "BadBot"], "/a\n\n/private/b\n");
+    let got: Vec<(String, String, bool)> = json_lines(&out)
+        .iter()
+        .map(|l| {
+            (
+                l["agent"].as_str().unwrap().to_owned(),
+                l["url"].as_str().unwrap().to_owned(),
+                l["allowed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("ExampleBot".into(), "/a".into(), true),
+            ("BadBot".into(), "/a".into(), false),
+            ("ExampleBot".into(), "/private/b".into(), false),
+            ("BadBot".into(), "/private/b".into(), false),
+        ]
+    );
+
+    let file = example();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(["check", "--robots", file.to_str().unwrap()])
+        .args(["--agent", "ExampleBot", "--agent", "BadBot"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            tx.send(line).unwrap();
+        }
+    });
+    stdin.write_all(b"/search/help\n").unwrap();
+    stdin.flush().unwrap();
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(line) => answers.push(line),
+            Err(_) => {
+                child.kill().unwrap();
+                panic!("both verdicts while standard input is open: {answers:?}");
+            }
+        }
+    }
+    assert_eq!(
+        answers,
+        [
+            "ALLOWED     ExampleBot  /search/help  (line 7: Allow: /search/help)\n",
+            "DISALLOWED  BadBot      /search/help  (line 16: Disallow: /)\n"
+        ]
+    );
+    drop(stdin);
+    reader.join().unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+/// `--expect` holds every agent to the verdict; standard error names each failing
+/// agent and URL, in output order, agents lined up.
+#[test]
+fn expect_with_several_agents_names_each_failing_agent_and_url() {
+    let out = example_check(
+        &[
+            "--agent",
+            "BadBot",
+            "--color",
+            "never",
+            "--expect",
+            "allowed",
+            "/news/today",
+            "/private/x",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "robots check: 3 (agent, URL) pairs are disallowed, not allowed as --expect asks:\n  \
+         BadBot      /news/today\n  \
+         ExampleBot  /private/x\n  \
+         BadBot      /private/x\n"
+    );
+    let out = example_check(
+        &["--agent", "GPTBot", "--expect", "disallowed", "/private/x"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stderr, b"");
+}
+
+/// A crawler given twice is checked once, with a note; what is said of each agent
+/// given (the note on `*`, the warning on a token outside RFC 9309's) is said once,
+/// however many agents there are and however often one is repeated.
+#[test]
+fn agents_are_each_noted_once_and_a_crawler_given_twice_is_checked_once() {
+    let out = example_check(
+        &[
+            "--agent",
+            "*",
+            "--agent",
+            "MJ12bot",
+            "--agent",
+            "examplebot",
+            "--agent",
+            "MJ12bot",
+            "--agent",
+            "Mozilla/5.0 (compatible; MJ12bot/1.4)",
+            "--color",
+            "never",
+            "/private/x",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "DISALLOWED  ExampleBot  /private/x  (line 5: Disallow: /private/)\n\
+         DISALLOWED  *           /private/x  (line 5: Disallow: /private/)\n\
+         DISALLOWED  MJ12bot     /private/x  (line 5: Disallow: /private/)\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 7, "{err}");
+    assert!(
+        lines[0].starts_with("robots: note: `*` names no crawler"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("robots: warning: `MJ12bot` has characters outside"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[2],
+        "robots: note: --agent `examplebot` is the crawler `ExampleBot` already given; it is checked once"
+    );
+    assert_eq!(
+        lines[3],
+        "robots: note: --agent `MJ12bot` is the crawler `MJ12bot` already given; it is checked once"
+    );
+    assert!(
+        lines[4].contains("reading `Mozilla/5.0 (compatible; MJ12bot/1.4)` as a User-Agent header"),
+        "{err}"
+    );
+    assert!(
+        lines[5].contains("`MJ12bot` has characters outside"),
+        "{err}"
+    );
+    assert!(
+        lines[6].ends_with("is the crawler `MJ12bot` already given; it is checked once"),
+        "{err}"
+    );
+}
+
+/// One agent that cannot be read refuses the command, however many others there are.
+#[test]
+fn several_agents_refuse_one_that_cannot_be_read() {
+    let out = example_check(&["--agent", "fo:o", "/"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains("--agent `fo:o`: ':' cannot appear"), "{err}");
+}
+
+/// Help shows several agents at work and where JSON puts `"agent"`; explain, which
+/// takes one crawler, keeps its one `--agent`.
+#[test]
+fn help_teaches_several_agents_and_explain_keeps_one() {
+    let help = String::from_utf8(robots(&["check", "--help"], "").stdout).unwrap();
+    assert!(
+        help.contains("--agent GPTBot --agent CCBot --agent Googlebot /"),
+        "{help}"
+    );
+    assert!(help.contains("A crawler to check for (repeat for several)"));
+    assert!(help.contains("with \"agent\""), "{help}");
+    let file = example();
+    let path = file.to_str().unwrap();
+    let out = robots(
+        &[
+            "explain", "--robots", path, "--agent", "a", "--agent", "b", "/",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let help = String::from_utf8(robots(&["explain", "--help"], "").stdout).unwrap();
+    assert!(help.contains("The crawler: its product token"), "{help}");
+}
