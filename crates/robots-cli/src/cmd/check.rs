@@ -152,20 +152,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if args.expect.is_some_and(|e| !e.holds(&verdict)) {
                 unexpected.push((agent, printable(&url.text).into_owned()));
             }
-            let line = match (args.format, &column) {
-                (Format::Json, None) => verdict_json(&url.text, &verdict, &patterns),
-                (Format::Json, Some(_)) => serde_json::to_string(&AgentVerdictJson {
-                    agent: agent.name(),
-                    verdict: verdict_as_json(&url.text, &verdict, &patterns),
-                })?,
-                (Format::Text, None) => verdict_text(&url.text, &verdict, &patterns, style),
-                (Format::Text, Some(column)) => format!(
-                    "{}  {}  {}",
-                    verdict_word(&verdict, style),
-                    column.name(agent),
-                    verdict_text_after_word(&url.text, &verdict, &patterns, style)
-                ),
-            };
+            let line = match args.format {
+                Format::Json => Line::Json(verdict_as_json(&url.text, &verdict, &patterns)),
+                Format::Text => Line::Text {
+                    word: verdict_word(&verdict, style),
+                    rest: verdict_text_after_word(&url.text, &verdict, &patterns, style),
+                },
+            }
+            .naming(column.as_ref(), agent);
             writeln!(out, "{line}")?;
         }
         Ok(())
@@ -210,15 +204,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// The column that names the agent on each line when there are several, each name
 /// shown with control characters escaped and padded to the widest, so that the URLs
-/// after it line up as the verdict words' padding lines them up.
-struct AgentColumn {
+/// after it line up as the verdict words' padding lines them up. `fetch` names its
+/// agents with it too.
+pub struct AgentColumn {
     width: usize,
 }
 
 impl AgentColumn {
     /// The column for `agents`; none for one agent, whose lines are as they were before
     /// check took several (and its JSON as the browser tester writes it).
-    fn for_agents(agents: &[Agent]) -> Option<AgentColumn> {
+    pub fn for_agents(agents: &[Agent]) -> Option<AgentColumn> {
         (agents.len() > 1).then(|| AgentColumn {
             width: agents
                 .iter()
@@ -229,10 +224,39 @@ impl AgentColumn {
     }
 
     /// `agent`'s name, padded to the column's width.
-    fn name(&self, agent: &Agent) -> String {
+    pub fn name(&self, agent: &Agent) -> String {
         let name = printable(agent.name());
         let pad = self.width.saturating_sub(name.width());
         format!("{name}{}", " ".repeat(pad))
+    }
+}
+
+/// One verdict line before it names its agent, as `check` and `fetch` write them: the
+/// verdict for JSON, or for text the verdict word and what follows it.
+pub enum Line<'a> {
+    Json(VerdictJson<'a>),
+    Text { word: String, rest: String },
+}
+
+impl Line<'_> {
+    /// The line, naming `agent` when there is a column of agents (several of them): in
+    /// text after the verdict word, padded; in JSON as a first field, "agent". Without
+    /// one, the line one agent has always had.
+    pub fn naming(self, column: Option<&AgentColumn>, agent: &Agent) -> String {
+        match (self, column) {
+            (Line::Json(verdict), None) => {
+                serde_json::to_string(&verdict).expect("a verdict always serialises")
+            }
+            (Line::Json(verdict), Some(_)) => serde_json::to_string(&AgentVerdictJson {
+                agent: agent.name(),
+                verdict,
+            })
+            .expect("a verdict always serialises"),
+            (Line::Text { word, rest }, None) => format!("{word}  {rest}"),
+            (Line::Text { word, rest }, Some(column)) => {
+                format!("{word}  {}  {rest}", column.name(agent))
+            }
+        }
     }
 }
 
@@ -243,12 +267,6 @@ struct AgentVerdictJson<'a> {
     agent: &'a str,
     #[serde(flatten)]
     verdict: VerdictJson<'a>,
-}
-
-/// One verdict as a line of JSON.
-pub fn verdict_json(url: &str, verdict: &Verdict<'_>, patterns: &Patterns) -> String {
-    serde_json::to_string(&verdict_as_json(url, verdict, patterns))
-        .expect("a verdict always serialises")
 }
 
 /// `verdict` in the shape the page reads too, its pattern as [`Patterns::text`] shows it
@@ -280,17 +298,8 @@ pub fn rule_text(verdict: &Verdict<'_>, patterns: &Patterns) -> Option<String> {
     })
 }
 
-/// One readable line: `ALLOWED     /a  (line 3: Allow: /a)`, control characters escaped.
-pub fn verdict_text(url: &str, verdict: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
-    format!(
-        "{}  {}",
-        verdict_word(verdict, style),
-        verdict_text_after_word(url, verdict, patterns, style)
-    )
-}
-
 /// The verdict in a word, padded so that what follows it lines up: `ALLOWED   `.
-fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
+pub fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
     if verdict.allowed() {
         style.green("ALLOWED   ")
     } else {
@@ -300,7 +309,7 @@ fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
 
 /// A readable line after the verdict word: `/a  (line 3: Allow: /a)`, control
 /// characters escaped.
-fn verdict_text_after_word(
+pub fn verdict_text_after_word(
     url: &str,
     verdict: &Verdict<'_>,
     patterns: &Patterns,

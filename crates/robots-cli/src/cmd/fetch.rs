@@ -10,18 +10,22 @@ use robots::{Agent, Severity};
 use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
 use url::Url;
 
-use crate::cmd::check::{verdict_json, verdict_text, Format, VerdictJson};
-use crate::input::ReadingArgs;
+use crate::cmd::check::{
+    verdict_as_json, verdict_text_after_word, verdict_word, AgentColumn, Format, Line, VerdictJson,
+};
+use crate::input::{self, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
 use crate::written::Patterns;
 
-/// Fetch the robots.txt of a URL's site and print what happened and the verdicts.
+/// Fetch the robots.txt of a URL's site and print what happened and the verdicts; for
+/// each crawler in turn when `--agent` is given several times.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
   robots fetch https://example.com/ --agent ExampleBot
   robots fetch https://example.com/news/a --agent ExampleBot --embargo /private/x /news/b
   robots fetch https://example.com/ --agent ExampleBot --format json https://other.example/a
+  robots fetch https://example.com/ --agent GPTBot --agent CCBot --agent Googlebot / /private/
 
 Each URL is checked against the robots.txt of its own origin (scheme, host, port); a
 path (`/a?b`) belongs to the first URL's origin. Redirects are followed up to 5 times and
@@ -41,6 +45,20 @@ in the shape of `robots check --format json`. When no robots.txt was parsed, a U
 \"reason\" is unavailable (everything allowed), unreachable (everything disallowed) or
 robots-txt (/robots.txt itself, allowed while the file is unreachable).
 
+With several --agent, each robots.txt is still fetched once, its report printed once,
+and then each URL gets one verdict per agent, in the order the agents are given, as
+`robots check` gives them: in text each line names its agent after the verdict, padded
+to line up the URLs, and in JSON each line has \"agent\" first, before \"url\". The one
+request is sent with the User-Agent header of the first --agent's token (`GPTBot
+(compatible; robots-cli/<version>)`) unless --user-agent sets another: a site that
+serves a robots.txt per User-Agent answers as it answers that crawler, so to see the
+file another is served, fetch again with that agent first or with --user-agent. The Crawl-delay depends on the agent: text
+shows a `crawl-delay for AGENT` line for each agent that has one, and the JSON report
+has \"crawl_delays\" (each agent's \"agent\" and \"secs\", null when none) where one
+agent's has \"crawl_delay_secs\". A crawler given twice (`ExampleBot` and `examplebot`)
+is checked once, and a note on standard error says so. With one --agent, lines name
+no agent.
+
 Only the parse limit (--max-bytes, 512,000 bytes by default) of a body is read, plus one
 byte to tell whether the limit cuts a line: a line the limit cuts is dropped, not read
 half-written, so \"parsed\" is the bytes of whole lines within the limit and \"size\" is one
@@ -57,14 +75,20 @@ pub struct Args {
     #[arg(value_name = "MORE")]
     pub more: Vec<String>,
 
-    /// The crawler: its product token (e.g. `ExampleBot`) or a full User-Agent header.
-    #[arg(long, value_name = "AGENT", allow_hyphen_values = true)]
-    pub agent: String,
+    #[arg(
+        long,
+        value_name = "AGENT",
+        required = true,
+        allow_hyphen_values = true,
+        help = concat!("A crawler to check for (repeat for several): ", input::agent_help!())
+    )]
+    pub agent: Vec<String>,
 
     #[command(flatten)]
     pub reading: ReadingArgs,
 
-    /// The User-Agent header to send [default: `<AGENT's token> (compatible; robots-cli/<version>)`].
+    /// The User-Agent header to send with the one request for each robots.txt [default:
+    /// `<first AGENT's token> (compatible; robots-cli/<version>)`].
     #[arg(long, value_name = "HEADER")]
     pub user_agent: Option<String>,
 
@@ -95,12 +119,14 @@ pub enum On429 {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let options = args.reading.options()?;
-    let agent = args.reading.agent(&args.agent)?;
+    let agents = args.reading.agents(&args.agent, "checked")?;
+    let column = AgentColumn::for_agents(&agents);
     let targets = targets(&args.url, &args.more)?;
+    // One request per origin whatever the agents: the first one's token names it.
     let user_agent = args.user_agent.clone().unwrap_or_else(|| {
         format!(
             "{} (compatible; robots-cli/{})",
-            agent.token(),
+            agents[0].token(),
             env!("CARGO_PKG_VERSION")
         )
     });
@@ -118,27 +144,42 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // The body is not kept, so patterns show as the engine holds them.
+    let no_patterns = Patterns::default();
     for (origin, urls) in targets {
         let answer = runtime.block_on(fetcher.lookup_origin(&origin));
         match args.format {
-            Format::Json => writeln!(out, "{}", report_json(&answer, &agent))?,
-            Format::Text => write!(out, "{}", report_text(&answer, &agent, style))?,
+            Format::Json => writeln!(out, "{}", report_json(&answer, &agents))?,
+            Format::Text => write!(
+                out,
+                "{}",
+                report_text(&answer, &agents, column.as_ref(), style)
+            )?,
         }
         for url in &urls {
-            let line = match (answer.rules(), args.format) {
-                // The body is not kept, so patterns show as the engine holds them.
-                (Rules::Parsed(robots), Format::Json) => {
-                    verdict_json(url, &robots.check(&agent, url), &Patterns::default())
-                }
-                (Rules::Parsed(robots), Format::Text) => {
-                    verdict_text(url, &robots.check(&agent, url), &Patterns::default(), style)
-                }
-                (rules, Format::Json) => blanket_json(url, rules, &answer.decide(&agent, url)),
-                (rules, Format::Text) => {
-                    blanket_text(url, rules, &answer.decide(&agent, url), style)
-                }
-            };
-            writeln!(out, "{line}")?;
+            for agent in &agents {
+                let line = match (answer.rules(), args.format) {
+                    (Rules::Parsed(robots), Format::Json) => Line::Json(verdict_as_json(
+                        url,
+                        &robots.check(agent, url),
+                        &no_patterns,
+                    )),
+                    (Rules::Parsed(robots), Format::Text) => {
+                        let verdict = robots.check(agent, url);
+                        Line::Text {
+                            word: verdict_word(&verdict, style),
+                            rest: verdict_text_after_word(url, &verdict, &no_patterns, style),
+                        }
+                    }
+                    (rules, Format::Json) => {
+                        Line::Json(blanket_json(url, rules, &answer.decide(agent, url)))
+                    }
+                    (rules, Format::Text) => {
+                        blanket_text(url, rules, &answer.decide(agent, url), style)
+                    }
+                };
+                writeln!(out, "{}", line.naming(column.as_ref(), agent))?;
+            }
         }
     }
     out.flush()?;
@@ -216,12 +257,25 @@ struct ReportJson<'a> {
     truncated: Option<bool>,
     parsed: Option<usize>,
     sitemaps: Vec<&'a str>,
-    crawl_delay_secs: Option<f64>,
+    /// One agent's Crawl-delay (null when none); with several agents, left out for
+    /// `crawl_delays`, in the same place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crawl_delay_secs: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crawl_delays: Option<Vec<AgentDelayJson<'a>>>,
     lint_errors: Option<usize>,
     lint_warnings: Option<usize>,
 }
 
-fn report_json(answer: &Answer, agent: &Agent) -> String {
+/// The Crawl-delay for one of several agents.
+#[derive(serde::Serialize)]
+struct AgentDelayJson<'a> {
+    agent: &'a str,
+    secs: Option<f64>,
+}
+
+fn report_json<'a>(answer: &'a Answer, agents: &'a [Agent]) -> String {
+    let delay = |agent| answer.crawl_delay(agent).map(|d| d.as_secs_f64());
     let json = ReportJson {
         origin: answer.origin().to_string(),
         robots_url: answer.origin().robots_url().to_string(),
@@ -246,14 +300,31 @@ fn report_json(answer: &Answer, agent: &Agent) -> String {
             .and(answer.rules().robots())
             .map(|r| r.parsed_bytes()),
         sitemaps: answer.sitemaps(),
-        crawl_delay_secs: answer.crawl_delay(agent).map(|d| d.as_secs_f64()),
+        crawl_delay_secs: match agents {
+            [agent] => Some(delay(agent)),
+            _ => None,
+        },
+        crawl_delays: (agents.len() > 1).then(|| {
+            agents
+                .iter()
+                .map(|agent| AgentDelayJson {
+                    agent: agent.name(),
+                    secs: delay(agent),
+                })
+                .collect()
+        }),
         lint_errors: findings(answer).map(|f| f.errors),
         lint_warnings: findings(answer).map(|f| f.warnings),
     };
     serde_json::to_string(&json).expect("a report always serialises")
 }
 
-fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
+fn report_text(
+    answer: &Answer,
+    agents: &[Agent],
+    column: Option<&AgentColumn>,
+    style: Style,
+) -> String {
     let mut text = format!(
         "{}  {}\n",
         style.yellow(&printable(answer.origin().robots_url().as_str())),
@@ -296,8 +367,18 @@ fn report_text(answer: &Answer, agent: &Agent, style: Style) -> String {
     for sitemap in answer.sitemaps() {
         text.push_str(&format!("  sitemap {}\n", printable(sitemap)));
     }
-    if let Some(delay) = answer.crawl_delay(agent) {
-        text.push_str(&format!("  crawl-delay {}s\n", delay.as_secs_f64()));
+    // Each agent's, named when there are several; none for an agent that has none.
+    for agent in agents {
+        if let Some(delay) = answer.crawl_delay(agent) {
+            let secs = delay.as_secs_f64();
+            match column {
+                None => text.push_str(&format!("  crawl-delay {secs}s\n")),
+                Some(column) => text.push_str(&format!(
+                    "  crawl-delay for {}  {secs}s\n",
+                    column.name(agent)
+                )),
+            }
+        }
     }
     text
 }
@@ -336,13 +417,13 @@ fn human(d: Duration) -> String {
 /// A verdict for a URL when there is no file: allow all, or disallow all but for what
 /// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]). Its
 /// reason names the robots.txt's state as RFC 9309 §2.3.1 does, having no rule to name.
-fn blanket_json(url: &str, rules: &Rules, decision: &Decision) -> String {
+fn blanket_json<'a>(url: &'a str, rules: &Rules, decision: &Decision) -> VerdictJson<'a> {
     let reason = match (rules, decision.allowed()) {
         (Rules::AllowAll, _) => "unavailable",
         (_, true) => "robots-txt",
         (_, false) => "unreachable",
     };
-    let json = VerdictJson {
+    VerdictJson {
         url,
         allowed: decision.allowed(),
         line: None,
@@ -350,31 +431,28 @@ fn blanket_json(url: &str, rules: &Rules, decision: &Decision) -> String {
         pattern: None,
         embargo_days: None,
         reason,
-    };
-    serde_json::to_string(&json).expect("a verdict always serialises")
+    }
 }
 
-fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> String {
-    if matches!(rules, Rules::AllowAll) {
-        format!(
-            "{}  {}  {}",
+fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> Line<'static> {
+    let (word, why) = if matches!(rules, Rules::AllowAll) {
+        (
             style.green("ALLOWED   "),
-            printable(url),
-            style.dim("(no robots.txt applies: everything allowed)")
+            "(no robots.txt applies: everything allowed)",
         )
     } else if decision.allowed() {
-        format!(
-            "{}  {}  {}",
+        (
             style.green("ALLOWED   "),
-            printable(url),
-            style.dim("(robots.txt unreachable, but /robots.txt itself is always allowed)")
+            "(robots.txt unreachable, but /robots.txt itself is always allowed)",
         )
     } else {
-        format!(
-            "{}  {}  {}",
+        (
             style.red("DISALLOWED"),
-            printable(url),
-            style.dim("(robots.txt unreachable: everything disallowed)")
+            "(robots.txt unreachable: everything disallowed)",
         )
+    };
+    Line::Text {
+        word,
+        rest: format!("{}  {}", printable(url), style.dim(why)),
     }
 }
