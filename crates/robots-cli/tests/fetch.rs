@@ -6,6 +6,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener};
 use std::process::Output;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use common::json_lines;
@@ -18,8 +19,15 @@ fn robots(args: &[&str]) -> Output {
 /// Serves `/robots.txt` as a 301 to `/real/robots.txt`, which answers with `ROBOTS`;
 /// `/missing/robots.txt`-style paths are not used, so a second server gives 404s.
 fn serve(answer: fn(&str) -> String) -> u16 {
+    serve_recording(answer).0
+}
+
+/// [`serve`], keeping the head of each request it answers, in order.
+fn serve_recording(answer: fn(&str) -> String) -> (u16, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&heads);
     thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
@@ -31,12 +39,13 @@ fn serve(answer: fn(&str) -> String) -> u16 {
                     Ok(n) => head.extend_from_slice(&buf[..n]),
                 }
             }
-            let text = String::from_utf8_lossy(&head);
+            let text = String::from_utf8_lossy(&head).into_owned();
             let path = text.split(' ').nth(1).unwrap_or("").to_owned();
+            kept.lock().unwrap().push(text);
             let _ = stream.write_all(answer(&path).as_bytes());
         }
     });
-    port
+    (port, heads)
 }
 
 const ROBOTS: &str =
@@ -393,4 +402,193 @@ fn the_report_counts_what_parsing_the_body_found() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("lint "), "{text}");
     assert!(text.contains("run `robots lint` on it"), "{text}");
+}
+
+/// A robots.txt that tells GPTBot and the others apart, and gives GPTBot a Crawl-delay.
+fn per_crawler(_: &str) -> String {
+    let body =
+        "User-agent: GPTBot\nDisallow: /\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /private/\n";
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Standard output's lines.
+fn lines(out: &Output) -> Vec<String> {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Several agents: one request for the robots.txt, sent as the first agent, one report,
+/// then for each URL one JSON line per agent in the order given, each the line that agent
+/// alone gets with "agent" first.
+#[test]
+fn several_agents_fetch_once_and_give_each_agents_json_line() {
+    let (port, heads) = serve_recording(per_crawler);
+    let base = format!("http://127.0.0.1:{port}");
+    let paths = ["/private/x", "/public"];
+    let agents = ["GPTBot", "CCBot"];
+    let mut args = vec!["fetch", &base, "--format", "json"];
+    args.extend(paths);
+    let with = |agents: &[&str]| {
+        let mut all = args.clone();
+        for agent in agents {
+            all.extend(["--agent", agent]);
+        }
+        lines(&robots(&all))
+    };
+    let several = with(&agents);
+    {
+        let heads = heads.lock().unwrap();
+        assert_eq!(heads.len(), 1, "{heads:?}");
+        assert!(heads[0].starts_with("GET /robots.txt "), "{heads:?}");
+        let sent = format!(
+            "user-agent: GPTBot (compatible; robots-cli/{})\r\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(
+            heads[0]
+                .to_ascii_lowercase()
+                .contains(&sent.to_ascii_lowercase()),
+            "{heads:?}"
+        );
+    }
+    // The report, then 3 URLs (the first URL and two paths) for each of 2 agents.
+    assert_eq!(several.len(), 1 + 3 * agents.len(), "{several:?}");
+    let report: serde_json::Value = serde_json::from_str(&several[0]).unwrap();
+    assert!(report.get("crawl_delay_secs").is_none(), "{report}");
+    assert_eq!(
+        report["crawl_delays"],
+        serde_json::json!([{"agent": "GPTBot", "secs": 5.0}, {"agent": "CCBot", "secs": null}])
+    );
+    // It stands where one agent's "crawl_delay_secs" stands.
+    assert!(
+        several[0].contains(r#""sitemaps":[],"crawl_delays":[{"agent":"GPTBot","secs":5.0},{"agent":"CCBot","secs":null}],"lint_errors":0,"#),
+        "{}",
+        several[0]
+    );
+    let help = String::from_utf8(robots(&["fetch", "--help"]).stdout).unwrap();
+    assert!(help.contains("\"crawl_delays\""), "not in fetch --help");
+    for (a, agent) in agents.iter().enumerate() {
+        let alone = with(&[agent]);
+        assert_eq!(alone.len(), 4, "{alone:?}");
+        let report: serde_json::Value = serde_json::from_str(&alone[0]).unwrap();
+        let delay = if *agent == "GPTBot" {
+            serde_json::json!(5.0)
+        } else {
+            serde_json::json!(null)
+        };
+        assert_eq!(report["crawl_delay_secs"], delay, "{report}");
+        for (u, line) in alone[1..].iter().enumerate() {
+            let expected = format!("{{\"agent\":\"{agent}\",{}", &line[1..]);
+            assert_eq!(several[1 + u * agents.len() + a], expected);
+        }
+    }
+    let verdicts: Vec<bool> = several[1..]
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["allowed"]
+                .as_bool()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(verdicts, [false, true, false, false, false, true]);
+}
+
+/// Several agents in text: the report once, with each agent's Crawl-delay named, then
+/// each URL's verdicts, one line per agent naming it in a padded column; a crawler given
+/// twice is checked once, with a note.
+#[test]
+fn several_agents_in_text_name_each_agent_once() {
+    let (port, heads) = serve_recording(per_crawler);
+    let base = format!("http://127.0.0.1:{port}");
+    let run = |agents: &[&str]| {
+        let mut args = vec!["fetch", &base, "--color", "never", "/private/x"];
+        for agent in agents {
+            args.extend(["--agent", agent]);
+        }
+        robots(&args)
+    };
+    let out = run(&["GPTBot", "CCBot", "gptbot", "Googlebot"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "robots: note: --agent `gptbot` is the crawler `GPTBot` already given; it is checked once\n"
+    );
+    let several = lines(&out);
+    assert_eq!(heads.lock().unwrap().len(), 1);
+    let robots_url = format!("{base}/robots.txt  fetched");
+    assert_eq!(
+        several.iter().filter(|l| **l == robots_url).count(),
+        1,
+        "{several:?}"
+    );
+    assert!(
+        several.contains(&"  crawl-delay for GPTBot     5s".to_owned()),
+        "{several:?}"
+    );
+    assert!(!several
+        .iter()
+        .any(|l| l.contains("crawl-delay for C") || l.contains("crawl-delay for Goo")));
+    let verdicts = &several[several.len() - 6..];
+    assert_eq!(
+        verdicts,
+        [
+            format!("DISALLOWED  GPTBot     {base}  (line 2: Disallow: /)"),
+            format!("ALLOWED     CCBot      {base}  (no rule matched)"),
+            format!("ALLOWED     Googlebot  {base}  (no rule matched)"),
+            format!("DISALLOWED  GPTBot     {base}/private/x  (line 2: Disallow: /)"),
+            format!("DISALLOWED  CCBot      {base}/private/x  (line 6: Disallow: /private/)"),
+            format!("DISALLOWED  Googlebot  {base}/private/x  (line 6: Disallow: /private/)"),
+        ]
+    );
+    // Each is the line that agent alone gets, its name after the verdict word.
+    for (a, agent) in ["GPTBot", "CCBot", "Googlebot"].iter().enumerate() {
+        let alone = lines(&run(&[agent]));
+        assert!(alone
+            .iter()
+            .all(|l| !l.contains(agent) || l.contains("crawl-delay")));
+        let alone = &alone[alone.len() - 2..];
+        for (u, line) in alone.iter().enumerate() {
+            let (word, rest) = line.split_at("DISALLOWED  ".len());
+            let named = format!("{word}{agent:<9}  {rest}");
+            assert_eq!(verdicts[u * 3 + a], named);
+        }
+    }
+}
+
+/// A robots.txt that is not there allows every agent everything; the blanket verdicts
+/// name their agents as the parsed ones do.
+#[test]
+fn several_agents_get_blanket_verdicts_each() {
+    let (port, heads) = serve_recording(not_found);
+    let base = format!("http://127.0.0.1:{port}");
+    let args = ["fetch", &base, "--agent", "GPTBot", "--agent", "CCBot"];
+    let text = lines(&robots(&[&args[..], &["--color", "never"]].concat()));
+    assert_eq!(
+        &text[text.len() - 2..],
+        [
+            format!("ALLOWED     GPTBot  {base}  (no robots.txt applies: everything allowed)"),
+            format!("ALLOWED     CCBot   {base}  (no robots.txt applies: everything allowed)"),
+        ]
+    );
+    let json = lines(&robots(&[&args[..], &["--format", "json"]].concat()));
+    assert_eq!(
+        json[1..],
+        [
+            format!("{{\"agent\":\"GPTBot\",\"url\":\"{base}\",\"allowed\":true,\"line\":null,\"rule\":null,\"pattern\":null,\"embargo_days\":null,\"reason\":\"unavailable\"}}"),
+            format!("{{\"agent\":\"CCBot\",\"url\":\"{base}\",\"allowed\":true,\"line\":null,\"rule\":null,\"pattern\":null,\"embargo_days\":null,\"reason\":\"unavailable\"}}"),
+        ]
+    );
+    assert_eq!(heads.lock().unwrap().len(), 2);
 }
