@@ -27,6 +27,17 @@ macro_rules! agent_help {
 }
 pub(crate) use agent_help;
 
+/// The help of `--max-bytes` as every command has it, before a sentence on how the
+/// command reads past the limit (a file, or with `fetch` an HTTP body). A macro for
+/// `concat!`, as [`agent_help`] is.
+macro_rules! max_bytes_help {
+    () => {
+        "Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than \
+         16777216, the most ever parsed, is taken as that)."
+    };
+}
+pub(crate) use max_bytes_help;
+
 /// The options that say how to read a robots.txt and for which one crawler.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -62,12 +73,20 @@ pub struct ParsingArgs {
     #[arg(long, value_enum, default_value_t = ProfileArg::Rfc9309)]
     pub profile: ProfileArg,
 
-    /// Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than
-    /// 16777216, the most ever parsed, is taken as that). Only this much of a file, and
-    /// 64 KiB more, is kept in memory; the rest is counted, to say how much is ignored,
-    /// up to 1 GiB in all: a longer file or stream (`/dev/zero`) is "more than
-    /// 1073741824 bytes".
-    #[arg(long, value_name = "N", default_value_t = robots::MIN_PARSE_LIMIT, allow_negative_numbers = true)]
+    // The help: the limit as every command has it, then how a file is read past it;
+    // `fetch`, which reads a body instead, says how it does (see `max_bytes_help`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = robots::MIN_PARSE_LIMIT,
+        allow_negative_numbers = true,
+        help = concat!(
+            max_bytes_help!(),
+            " Only this much of a file, and 64 KiB more, is kept in memory; the rest is \
+             counted, to say how much is ignored, up to 1 GiB in all: a longer file or \
+             stream (`/dev/zero`) is \"more than 1073741824 bytes\"."
+        )
+    )]
     pub max_bytes: usize,
 }
 

@@ -592,3 +592,37 @@ fn several_agents_get_blanket_verdicts_each() {
     );
     assert_eq!(heads.lock().unwrap().len(), 2);
 }
+
+/// `--max-bytes` is shared, but how the bytes past it are read is not: fetch reads a body
+/// to one byte past the limit, the other commands keep 64 KiB more of a file and count
+/// the rest. Each command's help says what it does, after the same first sentence.
+#[test]
+fn max_bytes_help_says_how_each_command_reads_past_the_limit() {
+    let help = |command: &str| {
+        let out = robots(&[command, "--help"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let at = text.find("--max-bytes <N> ").unwrap();
+        let end = text[at..].find("[default: 512000]").unwrap();
+        text[at..at + end].to_owned()
+    };
+    let shared = "Parse at most this many bytes (at least 512000, RFC 9309 §2.5; more than 16777216, the most ever parsed, is taken as that).";
+    let fetch = help("fetch");
+    assert!(fetch.contains(shared), "{fetch}");
+    assert!(
+        fetch.contains("A body is read to one byte past this and no further."),
+        "{fetch}"
+    );
+    assert!(
+        !fetch.contains("64 KiB") && !fetch.contains("1 GiB"),
+        "{fetch}"
+    );
+    for command in ["check", "lint", "diff", "explain"] {
+        let text = help(command);
+        assert!(text.contains(shared), "{command}: {text}");
+        assert!(
+            text.contains("64 KiB more") && !text.contains("A body"),
+            "{command}: {text}"
+        );
+    }
+}

@@ -20,7 +20,12 @@ use crate::written::Patterns;
 /// Fetch the robots.txt of a URL's site and print what happened and the verdicts; for
 /// each crawler in turn when `--agent` is given several times.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(
+    mut_arg("max_bytes", |arg| arg.help(concat!(
+        input::max_bytes_help!(),
+        " A body is read to one byte past this and no further."
+    ))),
+    after_help = "\
 Examples:
   robots fetch https://example.com/ --agent ExampleBot
   robots fetch https://example.com/news/a --agent ExampleBot --embargo /private/x /news/b
