@@ -16,7 +16,7 @@ use crate::written::Patterns;
 pub const ROBOTS_HELP: &str = "The robots.txt file to read (`-` for standard input).";
 
 /// The help of `--agent` after its first words, which say whether one crawler is taken
-/// ([`EngineArgs`]) or several (`check`). A macro rather than a constant so that
+/// ([`EngineArgs`]) or several ([`AgentsArgs`]). A macro rather than a constant so that
 /// `concat!` can put the two together where clap wants the help.
 macro_rules! agent_help {
     () => {
@@ -25,7 +25,6 @@ macro_rules! agent_help {
          the token alone there (`Googlebot`, not `Googlebot/2.1`)."
     };
 }
-pub(crate) use agent_help;
 
 /// The help of `--max-bytes` as every command has it, before a sentence on how the
 /// command reads past the limit (a file, or with `fetch` an HTTP body). A macro for
@@ -37,6 +36,19 @@ macro_rules! max_bytes_help {
     };
 }
 pub(crate) use max_bytes_help;
+
+/// `--agent` given once or more: the crawlers `check` and `fetch` give verdicts for.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AgentsArgs {
+    #[arg(
+        long,
+        value_name = "AGENT",
+        required = true,
+        allow_hyphen_values = true,
+        help = concat!("A crawler to check for (repeat for several): ", agent_help!())
+    )]
+    pub agent: Vec<String>,
+}
 
 /// The options that say how to read a robots.txt and for which one crawler.
 #[derive(clap::Args, Debug, Clone)]

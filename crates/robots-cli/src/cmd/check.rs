@@ -10,7 +10,7 @@ use robots::{Agent, Reason, Verdict};
 pub use robots_web::VerdictJson;
 use unicode_width::UnicodeWidthStr;
 
-use crate::input::{self, ReadingArgs};
+use crate::input::{self, AgentsArgs, ReadingArgs};
 use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 
@@ -67,14 +67,8 @@ pub struct Args {
     #[arg(long = "robots", value_name = "FILE", help = input::ROBOTS_HELP)]
     pub robots: PathBuf,
 
-    #[arg(
-        long,
-        value_name = "AGENT",
-        required = true,
-        allow_hyphen_values = true,
-        help = concat!("A crawler to check for (repeat for several): ", input::agent_help!())
-    )]
-    pub agent: Vec<String>,
+    #[command(flatten)]
+    pub agents: AgentsArgs,
 
     #[command(flatten)]
     pub reading: ReadingArgs,
@@ -137,7 +131,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     input::refuse_stdin_twice(&args.urls, &args.robots)?;
     let options = args.reading.options()?;
     let (robots, patterns) = input::read_parsed(&args.robots, options)?;
-    let agents = args.reading.agents(&args.agent, "checked")?;
+    let agents = args.reading.agents(&args.agents.agent, "checked")?;
     let column = AgentColumn::for_agents(&agents);
     let style = Style::new(args.color);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -13,7 +13,7 @@ use url::Url;
 use crate::cmd::check::{
     verdict_as_json, verdict_text_after_word, verdict_word, AgentColumn, Format, Line, VerdictJson,
 };
-use crate::input::{self, ReadingArgs};
+use crate::input::{self, AgentsArgs, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
 use crate::written::Patterns;
 
@@ -80,14 +80,8 @@ pub struct Args {
     #[arg(value_name = "MORE")]
     pub more: Vec<String>,
 
-    #[arg(
-        long,
-        value_name = "AGENT",
-        required = true,
-        allow_hyphen_values = true,
-        help = concat!("A crawler to check for (repeat for several): ", input::agent_help!())
-    )]
-    pub agent: Vec<String>,
+    #[command(flatten)]
+    pub agents: AgentsArgs,
 
     #[command(flatten)]
     pub reading: ReadingArgs,
@@ -124,7 +118,7 @@ pub enum On429 {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let options = args.reading.options()?;
-    let agents = args.reading.agents(&args.agent, "checked")?;
+    let agents = args.reading.agents(&args.agents.agent, "checked")?;
     let column = AgentColumn::for_agents(&agents);
     let targets = targets(&args.url, &args.more)?;
     // One request per origin whatever the agents: the first one's token names it.
