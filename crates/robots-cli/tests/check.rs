@@ -103,51 +103,90 @@ fn urls_come_from_standard_input_when_none_are_given() {
 /// still open, not all of them once it closes.
 #[test]
 fn urls_from_standard_input_are_answered_as_they_arrive() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    use std::time::Duration;
-
     let file = example();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args([
-            "check",
-            "--robots",
-            file.to_str().unwrap(),
-            "--agent",
-            "ExampleBot",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        for _ in 0..2 {
+    let mut check = Live::start(&["--robots", file.to_str().unwrap(), "--agent", "ExampleBot"]);
+    check.send("/private/x");
+    assert_eq!(
+        check.answers(1, "the first verdict while standard input is open"),
+        ["DISALLOWED  /private/x  (line 5: Disallow: /private/)\n"]
+    );
+    check.send("/search/help");
+    assert_eq!(
+        check.answers(1, "the second verdict"),
+        ["ALLOWED     /search/help  (line 7: Allow: /search/help)\n"]
+    );
+    check.finish();
+}
+
+/// `robots check` with `args`, fed URLs on standard input a line at a time while its
+/// output is read on a thread, so that a test can ask for verdicts before standard
+/// input closes.
+struct Live {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Live {
+    fn start(args: &[&str]) -> Live {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+
+        let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+            .arg("check")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || loop {
             let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            tx.send(line).unwrap();
+            if stdout.read_line(&mut line).unwrap() == 0 || tx.send(line).is_err() {
+                return;
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+            reader,
         }
-    });
-    stdin.write_all(b"/private/x\n").unwrap();
-    stdin.flush().unwrap();
-    let first = rx.recv_timeout(Duration::from_secs(30));
-    if first.is_err() {
-        child.kill().unwrap();
     }
-    assert_eq!(
-        first.expect("the first verdict while standard input is open"),
-        "DISALLOWED  /private/x  (line 5: Disallow: /private/)\n"
-    );
-    stdin.write_all(b"/search/help\n").unwrap();
-    drop(stdin);
-    assert_eq!(
-        rx.recv_timeout(Duration::from_secs(30)).unwrap(),
-        "ALLOWED     /search/help  (line 7: Allow: /search/help)\n"
-    );
-    reader.join().unwrap();
-    assert!(child.wait().unwrap().success());
+
+    /// Writes `url` as a line of standard input, which stays open.
+    fn send(&mut self, url: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{url}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next `n` lines of output; `what` says what was awaited, should they not come
+    /// within 30 s (the command is then killed).
+    fn answers(&mut self, n: usize, what: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        for _ in 0..n {
+            match self.lines.recv_timeout(std::time::Duration::from_secs(30)) {
+                Ok(line) => got.push(line),
+                Err(_) => {
+                    self.child.kill().unwrap();
+                    panic!("{what}: {got:?}");
+                }
+            }
+        }
+        got
+    }
+
+    /// Closes standard input: the command must then end, and succeed.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        assert!(self.child.wait().unwrap().success());
+        self.reader.join().unwrap();
+    }
 }
 
 #[test]
@@ -850,10 +889,6 @@ fn an_agent_no_group_names_is_said_to_have_none_beside_the_others() {
 /// verdicts written as soon as it is read.
 #[test]
 fn several_agents_answer_urls_from_standard_input_as_they_arrive() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    use std::time::Duration;
-
     let out = example_json_from_stdin_with(&["--agent", "BadBot"], "/a\n\n/private/b\n");
     let got: Vec<(String, String, bool)> = json_lines(&out)
         .iter()
@@ -876,45 +911,23 @@ fn several_agents_answer_urls_from_standard_input_as_they_arrive() {
     );
 
     let file = example();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args(["check", "--robots", file.to_str().unwrap()])
-        .args(["--agent", "ExampleBot", "--agent", "BadBot"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        for _ in 0..2 {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            tx.send(line).unwrap();
-        }
-    });
-    stdin.write_all(b"/search/help\n").unwrap();
-    stdin.flush().unwrap();
-    let mut answers = Vec::new();
-    for _ in 0..2 {
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(line) => answers.push(line),
-            Err(_) => {
-                child.kill().unwrap();
-                panic!("both verdicts while standard input is open: {answers:?}");
-            }
-        }
-    }
+    let mut check = Live::start(&[
+        "--robots",
+        file.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+        "--agent",
+        "BadBot",
+    ]);
+    check.send("/search/help");
     assert_eq!(
-        answers,
+        check.answers(2, "both verdicts while standard input is open"),
         [
             "ALLOWED     ExampleBot  /search/help  (line 7: Allow: /search/help)\n",
             "DISALLOWED  BadBot      /search/help  (line 16: Disallow: /)\n"
         ]
     );
-    drop(stdin);
-    reader.join().unwrap();
-    assert!(child.wait().unwrap().success());
+    check.finish();
 }
 
 /// `--expect` holds every agent to the verdict; standard error names each failing
