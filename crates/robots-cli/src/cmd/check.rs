@@ -146,15 +146,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if args.expect.is_some_and(|e| !e.holds(&verdict)) {
                 unexpected.push((agent, printable(&url.text).into_owned()));
             }
-            let line = match args.format {
-                Format::Json => Line::Json(verdict_as_json(&url.text, &verdict, &patterns)),
-                Format::Text => Line::Text {
-                    word: verdict_word(&verdict, style),
-                    rest: verdict_text_after_word(&url.text, &verdict, &patterns, style),
-                },
-            }
-            .naming(column.as_ref(), agent);
-            writeln!(out, "{line}")?;
+            let line = Line::of(args.format, &url.text, &verdict, &patterns, style);
+            writeln!(out, "{}", line.naming(column.as_ref(), agent))?;
         }
         Ok(())
     };
@@ -232,7 +225,24 @@ pub enum Line<'a> {
     Text { word: String, rest: String },
 }
 
-impl Line<'_> {
+impl<'a> Line<'a> {
+    /// `verdict` for `url` as a line of `format`, its pattern shown as `patterns` has it.
+    pub fn of(
+        format: Format,
+        url: &'a str,
+        verdict: &Verdict<'a>,
+        patterns: &'a Patterns,
+        style: Style,
+    ) -> Line<'a> {
+        match format {
+            Format::Json => Line::Json(verdict_as_json(url, verdict, patterns)),
+            Format::Text => Line::Text {
+                word: verdict_word(verdict, style),
+                rest: verdict_text_after_word(url, verdict, patterns, style),
+            },
+        }
+    }
+
     /// The line, naming `agent` when there is a column of agents (several of them): in
     /// text after the verdict word, padded; in JSON as a first field, "agent". Without
     /// one, the line one agent has always had.
@@ -293,7 +303,7 @@ pub fn rule_text(verdict: &Verdict<'_>, patterns: &Patterns) -> Option<String> {
 }
 
 /// The verdict in a word, padded so that what follows it lines up: `ALLOWED   `.
-pub fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
+fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
     if verdict.allowed() {
         style.green("ALLOWED   ")
     } else {
@@ -303,7 +313,7 @@ pub fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
 
 /// A readable line after the verdict word: `/a  (line 3: Allow: /a)`, control
 /// characters escaped.
-pub fn verdict_text_after_word(
+fn verdict_text_after_word(
     url: &str,
     verdict: &Verdict<'_>,
     patterns: &Patterns,

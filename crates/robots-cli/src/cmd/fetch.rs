@@ -10,9 +10,7 @@ use robots::{Agent, Severity};
 use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
 use url::Url;
 
-use crate::cmd::check::{
-    verdict_as_json, verdict_text_after_word, verdict_word, AgentColumn, Format, Line, VerdictJson,
-};
+use crate::cmd::check::{AgentColumn, Format, Line, VerdictJson};
 use crate::input::{self, AgentsArgs, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
 use crate::written::Patterns;
@@ -57,8 +55,9 @@ to line up the URLs, and in JSON each line has \"agent\" first, before \"url\". 
 request is sent with the User-Agent header of the first --agent's token (`GPTBot
 (compatible; robots-cli/<version>)`) unless --user-agent sets another: a site that
 serves a robots.txt per User-Agent answers as it answers that crawler, so to see the
-file another is served, fetch again with that agent first or with --user-agent. The Crawl-delay depends on the agent: text
-shows a `crawl-delay for AGENT` line for each agent that has one, and the JSON report
+file another is served, fetch again with that agent first or with --user-agent. The
+Crawl-delay depends on the agent: text shows a `crawl-delay for AGENT` line for each
+agent that has one, and the JSON report
 has \"crawl_delays\" (each agent's \"agent\" and \"secs\", null when none) where one
 agent's has \"crawl_delay_secs\". A crawler given twice (`ExampleBot` and `examplebot`)
 is checked once, and a note on standard error says so. With one --agent, lines name
@@ -158,17 +157,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for url in &urls {
             for agent in &agents {
                 let line = match (answer.rules(), args.format) {
-                    (Rules::Parsed(robots), Format::Json) => Line::Json(verdict_as_json(
-                        url,
-                        &robots.check(agent, url),
-                        &no_patterns,
-                    )),
-                    (Rules::Parsed(robots), Format::Text) => {
-                        let verdict = robots.check(agent, url);
-                        Line::Text {
-                            word: verdict_word(&verdict, style),
-                            rest: verdict_text_after_word(url, &verdict, &no_patterns, style),
-                        }
+                    (Rules::Parsed(robots), format) => {
+                        Line::of(format, url, &robots.check(agent, url), &no_patterns, style)
                     }
                     (rules, Format::Json) => {
                         Line::Json(blanket_json(url, rules, &answer.decide(agent, url)))
