@@ -4,7 +4,8 @@
 use crate::across_query::matches_across_query;
 use crate::behaviour::Behaviour;
 use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
-use crate::pattern::{byte_mask, matches, PairSet};
+use crate::octet_mask::byte_mask;
+use crate::pattern::{matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
 use crate::url::{before_nul, from_path, without_fragment};

@@ -261,8 +261,10 @@ mod group;
 mod lines;
 mod lint;
 mod normalize;
+mod octet_mask;
 mod parse;
 mod pattern;
+mod rare_pairs;
 mod robots;
 mod scan;
 mod select;
@@ -270,6 +272,7 @@ mod swar;
 mod tokens;
 mod url;
 mod user_agent;
+mod value_scan;
 mod verdict;
 
 pub use agent::Agent;

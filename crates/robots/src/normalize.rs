@@ -101,7 +101,7 @@ pub(crate) fn google_is_escaped(input: &[u8]) -> bool {
 }
 
 /// Whether `google_escape` may change octet `b`: an escape, or an octet to escape.
-fn google_changes(b: u8) -> bool {
+pub(crate) fn google_changes(b: u8) -> bool {
     (b == b'%') | (b >= 0x80)
 }
 
@@ -210,72 +210,6 @@ pub(crate) fn none_of(input: &[u8], flagged: impl Fn(u8) -> bool) -> bool {
         (None, Some(first)) => clean(first) && input.last_chunk::<8>().is_some_and(|b| clean(b)),
         (None, None) => clean(input),
     }
-}
-
-/// What one pass over a rule's value tells (less its final `$` in RFC 9309, which reads
-/// that off first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PatternScan {
-    /// The profile's normalising surely leaves it as it is: [`rfc_is_normal`] or
-    /// [`google_is_escaped`].
-    pub unchanged: bool,
-    /// It may hold a `$`: false only where it surely holds none.
-    pub dollar: bool,
-    /// It holds a `*`.
-    pub wildcard: bool,
-}
-
-/// Flags of [`PatternScan`] per octet.
-const CHANGES: u8 = 1;
-const DOLLAR: u8 = 2;
-const STAR: u8 = 4;
-
-/// [`rfc_is_normal`] for a rule's value, and whether it holds a `*`, in one pass. The
-/// check flags `$`, so a value it passes holds none.
-pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
-    let flags = any_flags(input, |b| {
-        (u8::from(may_change(b, Role::Pattern)) * CHANGES) | (u8::from(b == b'*') * STAR)
-    });
-    PatternScan {
-        unchanged: flags & CHANGES == 0,
-        dollar: flags & CHANGES != 0,
-        wildcard: flags & STAR != 0,
-    }
-}
-
-/// [`google_is_escaped`] for a rule's value, and whether it holds a `$` and a `*`, in one
-/// pass. Not inlined: in the parser's loop it made the RFC 9309 profile's code slower.
-#[inline(never)]
-pub(crate) fn google_scan_pattern(input: &[u8]) -> PatternScan {
-    let flags = any_flags(input, |b| {
-        (u8::from(google_changes(b)) * CHANGES)
-            | (u8::from(b == b'$') * DOLLAR)
-            | (u8::from(b == b'*') * STAR)
-    });
-    PatternScan {
-        unchanged: flags & CHANGES == 0,
-        dollar: flags & DOLLAR != 0,
-        wildcard: flags & STAR != 0,
-    }
-}
-
-/// The OR of `flags` over the octets of `input`, taken 32 octets at a time as
-/// [`none_of`] takes them, with no early exit.
-fn any_flags(input: &[u8], flags: impl Fn(u8) -> u8) -> u8 {
-    let fold = |block: &[u8; 32]| block.iter().fold(0, |all, &b| all | flags(b));
-    let mut blocks = input.chunks_exact(32);
-    let full = blocks
-        .by_ref()
-        .fold(0, |all, block| all | block.try_into().map_or(0, fold));
-    full | fold(&padded(blocks.remainder()))
-}
-
-/// The last, partial block of a scan, padded with `a`, which no scan flags, to be folded
-/// as a whole block is.
-fn padded(rest: &[u8]) -> [u8; 32] {
-    let mut last = [b'a'; 32];
-    last[..rest.len()].copy_from_slice(rest);
-    last
 }
 
 /// A stack buffer for a normalised path that spills to the heap only for unusually long
@@ -430,28 +364,6 @@ mod tests {
                 rfc_normalize(&s, role, &mut out);
                 proptest::prop_assert!(!rfc_is_normal(&s, role) || out == s);
             }
-        }
-
-        /// One pass over a value tells what the profile's check for normal form and
-        /// searches for `$` and `*` do, across whole and partial blocks.
-        #[test]
-        fn a_pattern_scan_is_the_check_and_the_searches(
-            s in proptest::collection::vec(
-                proptest::sample::select(b"%2a/*$ \x7F\xC3".to_vec()),
-                0..100,
-            )
-        ) {
-            let (dollar, wildcard) = (s.contains(&b'$'), s.contains(&b'*'));
-            let rfc = super::rfc_scan_pattern(&s);
-            proptest::prop_assert_eq!(rfc.unchanged, rfc_is_normal(&s, Role::Pattern));
-            proptest::prop_assert!(rfc.dollar || !dollar);
-            proptest::prop_assert_eq!(rfc.wildcard, wildcard);
-            let google = super::PatternScan {
-                unchanged: super::google_is_escaped(&s),
-                dollar,
-                wildcard,
-            };
-            proptest::prop_assert_eq!(super::google_scan_pattern(&s), google);
         }
     }
 

@@ -4,8 +4,9 @@
 use super::{span_from, Parser, Place, RuleText, ValueFacts};
 use crate::diagnostic::Code;
 use crate::finding::Quote;
-use crate::normalize::{google_escape, google_scan_pattern, rfc_normalize, rfc_scan_pattern, Role};
+use crate::normalize::{google_escape, rfc_normalize, Role};
 use crate::robots::{RuleLine, RuleParts, Span};
+use crate::value_scan::{google_scan_pattern, rfc_scan_pattern};
 use crate::{EmbargoPeriod, RuleKind};
 
 impl Parser {
