@@ -30,9 +30,10 @@ struct Classes {
 /// is already kept is passed over; unused slots hold [`NO_PAIR`].
 ///
 /// Each sum from 8 down is a mask of the pairs that have it, made with a few operations
-/// on the class masks, so that most pairs are never looked at one by one: choosing
-/// among them one octet at a time, with a branch per pair on whether it beat the kept
-/// ones, took a third as long as the rest of a wildcard rule's parse.
+/// on the class masks, so that most pairs are never looked at one by one. Choosing
+/// among them one pair at a time, with a branch per pair on whether it beat the kept
+/// ones, cost the corpus parse twice the time (6.5 ms against 3.5 ms of about 65,
+/// measured by leaving the pairs out).
 pub(crate) fn rarest_pairs(pattern: &[u8]) -> [u16; PAIRS] {
     let window = &pattern[pattern.len().saturating_sub(WINDOW)..];
     let classes = classes(window);
