@@ -258,6 +258,8 @@ mod embargo;
 mod explain;
 mod finding;
 mod group;
+#[cfg(target_arch = "x86_64")]
+mod halves;
 mod lines;
 mod lint;
 mod normalize;

@@ -106,9 +106,10 @@ fn classes(window: &[u8]) -> Classes {
 /// bits of an overlap are set twice, which changes nothing.
 #[cfg(target_arch = "x86_64")]
 fn classes(window: &[u8]) -> Classes {
+    use crate::halves::overlapping_halves;
     use std::arch::x86_64::{
         __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+        _mm_or_si128, _mm_set1_epi8,
     };
     let n = window.len();
     if n < 4 {
@@ -132,27 +133,17 @@ fn classes(window: &[u8]) -> Classes {
             digit_upper: bits(_mm_or_si128(within(v, b'0', b'9'), within(v, b'A', b'Z'))),
             star: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'*' as i8))),
         };
-        // Of each class's lanes, `0..split` stand for octets from 0 and `split..2 * split`
-        // for octets from `second`; lanes past those repeat them.
-        let placed = |c: Classes, split: u32, second: usize| {
-            let place =
-                |m: u64| m & ((1 << split) - 1) | (m >> split & ((1 << split) - 1)) << second;
+        // Of each class's lanes, `0..half` stand for octets from 0 and `half..2 * half`
+        // for the last `half` octets; lanes past those repeat them.
+        let placed = |c: Classes, half: u32| {
+            let low = (1 << half) - 1;
+            let place = |m: u64| m & low | (m >> half & low) << (n - half as usize);
             Classes {
                 slash: place(c.slash),
                 lower: place(c.lower),
                 digit_upper: place(c.digit_upper),
                 star: place(c.star),
             }
-        };
-        let word = |at: usize| {
-            window[at..]
-                .first_chunk::<8>()
-                .map_or(0, |w| i64::from_le_bytes(*w))
-        };
-        let half = |at: usize| {
-            window[at..]
-                .first_chunk::<4>()
-                .map_or(0, |w| i64::from(u32::from_le_bytes(*w)))
         };
         if n >= 16 {
             let mut all = Classes::default();
@@ -168,11 +159,9 @@ fn classes(window: &[u8]) -> Classes {
                 all.star |= c.star << at;
             }
             all
-        } else if n >= 8 {
-            placed(classify(_mm_set_epi64x(word(n - 8), word(0))), 8, n - 8)
         } else {
-            let both = half(0) | half(n - 4) << 32;
-            placed(classify(_mm_set_epi64x(both, both)), 4, n - 4)
+            let (lanes, half) = overlapping_halves(window);
+            placed(classify(lanes), half)
         }
     }
 }

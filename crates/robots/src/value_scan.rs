@@ -88,9 +88,10 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn scan(input: &[u8], flagging: Flagging) -> Found {
+    use crate::halves::overlapping_halves;
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128,
+        _mm_set1_epi8, _mm_setzero_si128,
     };
     let n = input.len();
     if n < 4 {
@@ -125,16 +126,6 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
                 _mm_or_si128(a[2], b[2]),
             ]
         };
-        let word = |at: usize| {
-            input[at..]
-                .first_chunk::<8>()
-                .map_or(0, |w| i64::from_le_bytes(*w))
-        };
-        let half = |at: usize| {
-            input[at..]
-                .first_chunk::<4>()
-                .map_or(0, |w| i64::from(u32::from_le_bytes(*w)))
-        };
         let found = match (input.first_chunk::<16>(), input.last_chunk::<16>()) {
             (Some(_), Some(last)) => {
                 let blocks = input.chunks_exact(16).filter_map(<[u8]>::first_chunk::<16>);
@@ -142,11 +133,7 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
                     or(found, classify(load(block)))
                 })
             }
-            _ if n >= 8 => classify(_mm_set_epi64x(word(n - 8), word(0))),
-            _ => {
-                let both = half(0) | half(n - 4) << 32;
-                classify(_mm_set_epi64x(both, both))
-            }
+            _ => classify(overlapping_halves(input).0),
         };
         let any = |v: __m128i| _mm_movemask_epi8(v) != 0;
         Found {
