@@ -28,7 +28,9 @@ impl Marks {
         }
     }
 
-    /// Adds the marks of a chunk of the block, whose first octet is octet `shift`.
+    /// Adds the marks of a chunk of the block, whose first octet is octet `shift`: how
+    /// the vector classifiers put their chunks together.
+    #[cfg(target_arch = "x86_64")]
     fn add(&mut self, shift: u32, ends: u64, colons: u64, hashes: u64) {
         self.ends |= ends << shift;
         self.colons |= colons << shift;
