@@ -37,6 +37,8 @@ pub(crate) struct Lines<'a> {
     /// of the block a line starts in (at most `data.len() / BLOCK`) and the next is
     /// always there.
     marks: Vec<Marks>,
+    /// Every octet of `data` is ASCII.
+    ascii: bool,
 }
 
 impl<'a> Lines<'a> {
@@ -49,7 +51,8 @@ impl<'a> Lines<'a> {
     /// [`Lines::into_room`] gives back.
     pub fn with_room(data: &'a [u8], start: usize, mut room: Vec<Marks>) -> Self {
         room.clear();
-        room.extend((0..data.len().div_ceil(BLOCK)).map(|b| Marks::of(data, b * BLOCK)));
+        let mut high = 0;
+        room.extend((0..data.len().div_ceil(BLOCK)).map(|b| Marks::of(data, b * BLOCK, &mut high)));
         room.extend([Marks::default(); 2]);
         Lines {
             data,
@@ -57,7 +60,14 @@ impl<'a> Lines<'a> {
             number: 0,
             done: false,
             marks: room,
+            ascii: high == 0,
         }
+    }
+
+    /// Whether every octet of the body is ASCII, and so surely UTF-8, as reading its
+    /// marks found.
+    pub fn ascii(&self) -> bool {
+        self.ascii
     }
 
     /// The vector the marks were built in, for the next body.

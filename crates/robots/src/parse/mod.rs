@@ -86,8 +86,8 @@ pub(crate) fn parse(
             Quote::NONE,
         );
     }
-    parser.check_encoding(data);
     let mut lines = Lines::with_room(data, bom, scratch.marks);
+    parser.check_encoding(data, lines.ascii());
     for line in lines.by_ref() {
         parser.robots.lines = line.number;
         parser.line(line);
@@ -281,9 +281,15 @@ impl Parser {
         (!self.robots.groups.is_empty()).then(|| self.robots.groups.len() as u32 - 1)
     }
 
-    fn check_encoding(&mut self, data: &[u8]) {
+    /// Reports a body that is not UTF-8, or that looks like HTML. `ascii` says the body
+    /// is all ASCII, as reading its lines found: then it needs no validating.
+    fn check_encoding(&mut self, data: &[u8], ascii: bool) {
         // Vector validation: `std`'s is a few times slower on whole files.
-        let utf8 = simdutf8::compat::from_utf8(data);
+        let utf8 = if ascii {
+            Ok("")
+        } else {
+            simdutf8::compat::from_utf8(data)
+        };
         self.utf8 = utf8.is_ok();
         if let Err(e) = utf8 {
             let at = e.valid_up_to();
