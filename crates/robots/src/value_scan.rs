@@ -126,14 +126,14 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
                 _mm_or_si128(a[2], b[2]),
             ]
         };
-        let found = match (input.first_chunk::<16>(), input.last_chunk::<16>()) {
-            (Some(_), Some(last)) => {
+        let found = match input.last_chunk::<16>() {
+            Some(last) => {
                 let blocks = input.chunks_exact(16).filter_map(<[u8]>::first_chunk::<16>);
                 blocks.fold(classify(load(last)), |found, block| {
                     or(found, classify(load(block)))
                 })
             }
-            _ => classify(overlapping_halves(input).0),
+            None => classify(overlapping_halves(input).0),
         };
         let any = |v: __m128i| _mm_movemask_epi8(v) != 0;
         Found {
