@@ -219,7 +219,7 @@ fn from_base32(text: &str) -> Option<Vec<u8>> {
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     digits

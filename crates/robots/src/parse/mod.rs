@@ -427,14 +427,21 @@ impl Parser {
         // Rank order within each group: longest first, allows before disallows, then
         // file order. A check's first match is then the decider. Only Google's derived
         // `index.html` rule shares a line with another, and never its length.
-        for group in &self.robots.groups {
-            let rules = group.rules.start as usize..group.rules.end as usize;
-            self.order.sort(&mut self.robots.rules[rules]);
-        }
+        // The parsed file keeps a copy of the rules, as of its other small vectors, put
+        // in order as it is made; a big vector is sorted where it is and handed over.
+        let r = &mut self.robots;
+        let (rules, room) = if scratch::handed_over(&r.rules) {
+            self.order.sort(&r.groups, &mut r.rules);
+            (scratch::hand_over(&mut r.rules), Vec::new())
+        } else {
+            let ranked = self.order.ranked(&r.groups, &r.rules);
+            (ranked, std::mem::take(&mut r.rules))
+        };
+        r.rules = rules;
         self.robots.globals.find(&self.robots.groups);
         // Parsed files are often held by the thousand (a crawler's cache): each keeps
         // only what it uses.
-        scratch::Scratch::keep(self)
+        scratch::Scratch::keep(self, room)
     }
 }
 

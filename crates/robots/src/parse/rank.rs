@@ -1,7 +1,7 @@
 //! Putting a group's rules in rank order (see `RuleLine::rank`): their ranks are sorted
 //! as numbers and the rules follow, by radix in the big groups, which cost the most.
 
-use crate::robots::RuleLine;
+use crate::robots::{GroupData, RuleLine};
 
 /// Groups with at least this many rules are sorted by radix: a pass costs two steps per
 /// rule plus one per bucket, so it pays once a comparison sort's `log n` outgrows it.
@@ -20,23 +20,55 @@ pub(super) struct RankOrder {
 }
 
 impl RankOrder {
-    /// Sorts `rules` (one group's, in file order) by rank.
-    pub fn sort(&mut self, rules: &mut [RuleLine]) {
+    /// `rules`, which `groups` share out in file order, in a vector of exactly their
+    /// number, each group's in rank order: put in order as they are copied out of the
+    /// parser's vector, as the parsed file's small vectors are.
+    pub fn ranked(&mut self, groups: &[GroupData], rules: &[RuleLine]) -> Vec<RuleLine> {
+        let mut ranked = Vec::with_capacity(rules.len());
+        for group in groups {
+            let rules = &rules[group.rules.start as usize..group.rules.end as usize];
+            if self.rank(rules) {
+                ranked.extend(self.ranks.iter().map(|&rank| rules[rank as u32 as usize]));
+            } else {
+                ranked.extend_from_slice(rules);
+            }
+        }
+        debug_assert_eq!(ranked.len(), rules.len(), "groups share out the rules");
+        ranked
+    }
+
+    /// Puts each group's rules in rank order where they are, for a vector the parsed file
+    /// takes over rather than copies.
+    pub fn sort(&mut self, groups: &[GroupData], rules: &mut [RuleLine]) {
+        for group in groups {
+            let rules = &mut rules[group.rules.start as usize..group.rules.end as usize];
+            if self.rank(rules) {
+                self.sorted.clear();
+                self.sorted
+                    .extend(self.ranks.iter().map(|&rank| rules[rank as u32 as usize]));
+                rules.copy_from_slice(&self.sorted);
+            }
+        }
+    }
+
+    /// Sorts the ranks of `rules` (one group's, in file order) into `ranks`; false, and
+    /// `ranks` left as they are, if the rules are in rank order already.
+    fn rank(&mut self, rules: &[RuleLine]) -> bool {
+        if rules.len() < 2 {
+            return false;
+        }
         self.ranks.clear();
         self.ranks
             .extend(rules.iter().zip(0..).map(|(rule, place)| rule.rank(place)));
         if self.ranks.is_sorted() {
-            return;
+            return false;
         }
         if self.ranks.len() >= BY_RADIX {
             self.by_radix();
         } else {
             self.ranks.sort_unstable();
         }
-        self.sorted.clear();
-        self.sorted
-            .extend(self.ranks.iter().map(|&rank| rules[rank as u32 as usize]));
-        rules.copy_from_slice(&self.sorted);
+        true
     }
 
     /// The octets its vectors hold room for.

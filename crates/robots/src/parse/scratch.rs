@@ -36,13 +36,23 @@ pub(super) struct Scratch {
 /// (Copying every arena and rule vector of the corpus took 7% of the parse's time.)
 const HAND_OVER: usize = 1 << 14;
 
+/// Whether [`exact`] hands `kept` itself over.
+pub(super) fn handed_over<T>(kept: &[T]) -> bool {
+    std::mem::size_of_val(kept) > HAND_OVER
+}
+
+/// `kept` itself, shrunk to fit; `kept` is left empty.
+pub(super) fn hand_over<T>(kept: &mut Vec<T>) -> Vec<T> {
+    let mut handed = std::mem::take(kept);
+    handed.shrink_to_fit();
+    handed
+}
+
 /// `kept`'s elements in a vector of exactly their size: a copy, or `kept` itself (and
 /// then `kept` is left empty).
 fn exact<T: Clone>(kept: &mut Vec<T>) -> Vec<T> {
-    if std::mem::size_of_val(kept.as_slice()) > HAND_OVER {
-        let mut handed = std::mem::take(kept);
-        handed.shrink_to_fit();
-        handed
+    if handed_over(kept) {
+        hand_over(kept)
     } else {
         kept.clone()
     }
@@ -60,8 +70,10 @@ impl Scratch {
     }
 
     /// The file the parser built, at exact sizes; the parser's vectors are emptied and
-    /// kept for the thread's next parse.
-    pub fn keep(parser: Parser) -> Robots {
+    /// kept for the thread's next parse. The parser's rules are exact already (see
+    /// `Parser::finish`), and `rules` is the vector they were built in, if it is not
+    /// theirs.
+    pub fn keep(parser: Parser, rules: Vec<RuleLine>) -> Robots {
         let Parser {
             robots: mut built,
             embargo_allows,
@@ -75,7 +87,7 @@ impl Scratch {
             groups: exact(&mut built.groups),
             pacing: exact(&mut built.pacing),
             agents: exact(&mut built.agents),
-            rules: exact(&mut built.rules),
+            rules: std::mem::take(&mut built.rules),
             records: exact(&mut built.records),
             findings: exact(&mut built.findings),
             ..built
@@ -85,7 +97,7 @@ impl Scratch {
             groups: built.groups,
             pacing: built.pacing,
             agents: built.agents,
-            rules: built.rules,
+            rules,
             records: built.records,
             findings: built.findings,
             embargo_allows,
