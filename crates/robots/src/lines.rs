@@ -2,7 +2,7 @@
 //! Owns the line-level syntax of RFC 9309 §2.2 and the lenient forms real files use.
 
 use crate::behaviour::Behaviour;
-use crate::scan::{Marks, BLOCK};
+use crate::scan::{mark_body, Marks, BLOCK};
 
 /// Google keeps at most this many bytes of a line (its buffer is 2083 × 8 bytes,
 /// one of which ends the C string); the rest of the line is dropped.
@@ -51,8 +51,7 @@ impl<'a> Lines<'a> {
     /// [`Lines::into_room`] gives back.
     pub fn with_room(data: &'a [u8], start: usize, mut room: Vec<Marks>) -> Self {
         room.clear();
-        let mut high = 0;
-        room.extend((0..data.len().div_ceil(BLOCK)).map(|b| Marks::of(data, b * BLOCK, &mut high)));
+        let ascii = mark_body(data, &mut room);
         room.extend([Marks::default(); 2]);
         Lines {
             data,
@@ -60,7 +59,7 @@ impl<'a> Lines<'a> {
             number: 0,
             done: false,
             marks: room,
-            ascii: high == 0,
+            ascii,
         }
     }
 

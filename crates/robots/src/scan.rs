@@ -13,25 +13,82 @@ pub(crate) struct Marks {
 /// The octets of a block the masks stand for.
 pub(crate) const BLOCK: usize = 64;
 
-impl Marks {
-    /// The marks of the block of `data` that starts at `at` (a multiple of [`BLOCK`]);
-    /// past the end of `data` there are none. The top bits of the block's octets are
-    /// OR-ed into `high` (in no set order), which so stays zero while every octet read
-    /// is ASCII: a body that is all ASCII, as most are, is surely UTF-8, and this pass
-    /// tells so at the cost of one more gather per 32 octets, sparing it the validation
-    /// pass (the corpus parse took 2% less time).
-    pub fn of(data: &[u8], at: usize, high: &mut i32) -> Marks {
-        match data.get(at..).and_then(<[u8]>::first_chunk::<BLOCK>) {
-            Some(block) => classify(block, high),
-            None => {
-                let mut block = [0; BLOCK];
-                let rest = data.get(at..).unwrap_or_default();
-                block[..rest.len()].copy_from_slice(rest);
-                classify(&block, high)
-            }
-        }
+/// Appends to `marks` those of every block of `body`, the last padded with octets that
+/// mark nothing, and tells whether every octet of `body` is ASCII: a body that is, as
+/// most are, is surely UTF-8, and this pass tells so for one more gather per 32 octets
+/// (with AVX-512, one OR per 64), sparing it the validation pass (the corpus parse took
+/// 2% less time).
+pub(crate) fn mark_body(body: &[u8], marks: &mut Vec<Marks>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the processor has AVX-512 BW, as just checked (the answer is cached).
+        return unsafe { mark_body_wide(body, marks) };
     }
+    mark_body_narrow(body, marks)
+}
 
+/// [`mark_body`] a block at a time with [`classify`].
+fn mark_body_narrow(body: &[u8], marks: &mut Vec<Marks>) -> bool {
+    let mut high = 0;
+    marks.extend(
+        body.chunks(BLOCK)
+            .map(|chunk| match chunk.first_chunk::<BLOCK>() {
+                Some(block) => classify(block, &mut high),
+                None => {
+                    let mut block = [0; BLOCK];
+                    block[..chunk.len()].copy_from_slice(chunk);
+                    classify(&block, &mut high)
+                }
+            }),
+    );
+    high == 0
+}
+
+/// [`mark_body`] with AVX-512 (BW), where the processor has it, 64 octets a step: each
+/// class is one compare into a mask register, which is the block's mask as it stands,
+/// where AVX2 compares each half and gathers and joins the bits; and the body is one
+/// call, not one per block. The corpus parse took 5% less time than with AVX2.
+///
+/// # Safety
+///
+/// The processor must have AVX-512 BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn mark_body_wide(body: &[u8], marks: &mut Vec<Marks>) -> bool {
+    use std::arch::x86_64::{
+        _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_set1_epi8, _mm512_setzero_si512,
+    };
+    marks.reserve(body.len().div_ceil(BLOCK));
+    let mut high = _mm512_setzero_si512();
+    let mut mark = |block: &[u8; BLOCK]| {
+        // SAFETY: the load reads the 64 octets of `block`, and allows any alignment.
+        let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        high = _mm512_or_si512(high, v);
+        let eq = |octet: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(octet as i8));
+        marks.push(Marks {
+            ends: eq(b'\n') | eq(b'\r'),
+            colons: eq(b':'),
+            hashes: eq(b'#'),
+        });
+    };
+    let mut blocks = body.chunks_exact(BLOCK);
+    for block in blocks.by_ref().filter_map(<[u8]>::first_chunk::<BLOCK>) {
+        mark(block);
+    }
+    // The last block is copied into one padded with octets that mark nothing. Loading
+    // only the octets there are, with a mask, made the corpus parse 2% slower: such a
+    // load is slow where the lanes left out cross into the next page.
+    let rest = blocks.remainder();
+    if !rest.is_empty() {
+        let mut last = [0; BLOCK];
+        last[..rest.len()].copy_from_slice(rest);
+        mark(&last);
+    }
+    _mm512_movepi8_mask(high) == 0
+}
+
+impl Marks {
     /// Adds the marks of a chunk of the block, whose first octet is octet `shift`: how
     /// the vector classifiers put their chunks together.
     #[cfg(target_arch = "x86_64")]
@@ -141,34 +198,59 @@ fn one_at_a_time(block: &[u8; BLOCK], high: &mut i32) -> Marks {
 mod tests {
     use super::*;
 
+    /// The marks of `body` found one octet at a time, and whether it is all ASCII.
+    fn reference(body: &[u8]) -> (Vec<Marks>, bool) {
+        let mut high = 0;
+        let marks = body
+            .chunks(BLOCK)
+            .map(|chunk| {
+                let mut block = [0; BLOCK];
+                block[..chunk.len()].copy_from_slice(chunk);
+                one_at_a_time(&block, &mut high)
+            })
+            .collect();
+        (marks, high == 0)
+    }
+
     proptest::proptest! {
-        /// Sixteen or thirty-two at a time finds what one at a time finds, in every lane,
-        /// and tells as it does whether the block is all ASCII.
+        /// Every way of marking finds what one octet at a time finds, in every lane of
+        /// every block, the padded last one too, and tells as it does whether the body
+        /// is all ASCII.
         #[test]
         fn vector_and_one_at_a_time_agree(
             octets in proptest::collection::vec(
                 proptest::sample::select(b"\n\r:#a \x00\xFF\x0A\x3A\x23\xA3\xBA\x8D".to_vec()),
-                BLOCK,
+                0..4 * BLOCK,
             ),
             ascii in proptest::bool::ANY,
         ) {
-            // Half the blocks all ASCII: most of the octets above are not.
-            let block: [u8; BLOCK] =
-                std::array::from_fn(|i| if ascii { octets[i] & 0x7F } else { octets[i] });
-            let with_high = |classify: &dyn Fn(&mut i32) -> Marks| {
+            // Half the bodies all ASCII: most of the octets above are not.
+            let body: Vec<u8> = octets.iter().map(|&b| if ascii { b & 0x7F } else { b }).collect();
+            let want = reference(&body);
+            proptest::prop_assert_eq!(want.1, body.is_ascii());
+            // Marks already there stay; the body's follow them.
+            for mark in [mark_body, mark_body_narrow] {
+                let mut marks = vec![Marks::default()];
+                let all_ascii = mark(&body, &mut marks);
+                proptest::prop_assert_eq!((&marks[1..], all_ascii), (&want.0[..], want.1));
+            }
+            let blocks = body.chunks_exact(BLOCK).filter_map(<[u8]>::first_chunk::<BLOCK>);
+            for (block, want) in blocks.zip(&want.0) {
                 let mut high = 0;
-                (classify(&mut high), high != 0)
-            };
-            let want = with_high(&|high| one_at_a_time(&block, high));
-            proptest::prop_assert_eq!(want.1, !block.is_ascii());
-            proptest::prop_assert_eq!(with_high(&|high| classify(&block, high)), want);
-            #[cfg(target_arch = "x86_64")]
-            {
-                proptest::prop_assert_eq!(with_high(&|high| classify_sse2(&block, high)), want);
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the processor has AVX2, as just checked.
-                    let avx2 = with_high(&|high| unsafe { classify_avx2(&block, high) });
-                    proptest::prop_assert_eq!(avx2, want);
+                proptest::prop_assert_eq!(classify(block, &mut high), *want);
+                proptest::prop_assert_eq!(high == 0, block.is_ascii());
+                #[cfg(target_arch = "x86_64")]
+                {
+                    let mut high = 0;
+                    proptest::prop_assert_eq!(classify_sse2(block, &mut high), *want);
+                    proptest::prop_assert_eq!(high == 0, block.is_ascii());
+                    if std::is_x86_feature_detected!("avx2") {
+                        let mut high = 0;
+                        // SAFETY: the processor has AVX2, as just checked.
+                        let avx2 = unsafe { classify_avx2(block, &mut high) };
+                        proptest::prop_assert_eq!(avx2, *want);
+                        proptest::prop_assert_eq!(high == 0, block.is_ascii());
+                    }
                 }
             }
         }
@@ -176,15 +258,21 @@ mod tests {
 
     #[test]
     fn the_last_block_is_padded_with_nothing_marked() {
-        let data = b"a:b#c\r\n";
-        let mut high = 0;
-        let marks = Marks::of(data, 0, &mut high);
-        assert_eq!(marks.colons, 1 << 1);
-        assert_eq!(marks.hashes, 1 << 3);
-        assert_eq!(marks.ends, 1 << 5 | 1 << 6);
-        assert_eq!(Marks::of(data, BLOCK, &mut high), Marks::default());
-        assert_eq!(high, 0);
-        Marks::of("é:".as_bytes(), 0, &mut high);
-        assert_ne!(high, 0);
+        let mut marks = Vec::new();
+        assert!(mark_body(b"a:b#c\r\n", &mut marks));
+        assert_eq!(
+            marks,
+            [Marks {
+                ends: 1 << 5 | 1 << 6,
+                colons: 1 << 1,
+                hashes: 1 << 3,
+            }]
+        );
+        marks.clear();
+        assert!(!mark_body("é:".as_bytes(), &mut marks));
+        assert_eq!(marks[0].colons, 1 << 2);
+        marks.clear();
+        assert!(mark_body(b"", &mut marks));
+        assert!(marks.is_empty());
     }
 }
