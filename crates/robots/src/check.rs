@@ -227,14 +227,20 @@ impl<'p> Candidate<'p> {
         }
     }
 
-    /// Whether `rule` matches the path, ruling most rules out first by the octets they
-    /// need.
-    #[inline]
+    /// Whether `rule` matches the path, ruling most rules out first by their filter.
+    /// Always inlined into the scan of a group's rules: left to the compiler, it was
+    /// called out of line, and the corpus checks took 12% more time.
+    #[inline(always)]
     pub(crate) fn may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
-        let wildcard = rule.wildcard();
-        rule.filter.octets_in(self.mask, wildcard)
-            && (!wildcard || self.has_pairs_of(rule))
-            && robots.rule_matches(rule, self.path)
+        if rule.wildcard() {
+            rule.filter.octets_in(self.mask)
+                && self.has_pairs_of(rule)
+                && robots.rule_matches(rule, self.path)
+        } else {
+            rule.filter
+                .may_start(self.path, rule.pattern().len as usize)
+                && robots.rule_matches(rule, self.path)
+        }
     }
 
     /// Whether the path holds the octet pairs a wildcard rule needs: in a long path, most

@@ -1,9 +1,9 @@
-//! The 64-bit summary of which octets a pattern or path holds (each sets bit
-//! `octet % 64`), which rules out most patterns for a path before any comparison.
+//! The 64-bit summary of which octets a wildcard pattern or a path holds (each sets bit
+//! `octet % 64`), which rules out most wildcard patterns for a path before any search.
 
 /// Which octets occur in `bytes` (each sets bit `octet % 64`), wildcards left out. A
 /// pattern can only match a path whose mask covers its own, so one AND rules out most
-/// patterns before any comparison. Always inlined: left to the compiler, it was once
+/// wildcard patterns before any search. Always inlined: left to the compiler, it was once
 /// called out of line from the parse, at 10 M more instructions.
 ///
 /// With AVX2, where the processor has it, eight octets take one variable shift: over the

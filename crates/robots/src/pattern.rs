@@ -58,7 +58,8 @@ const PAIR_BITS: u32 = 10;
 pub(crate) const NO_PAIR: u16 = 0;
 
 /// What rules a pattern out before it is compared with a path, in 64 bits. A literal
-/// pattern keeps its octet mask ([`byte_mask`]). A wildcard pattern keeps the mask folded
+/// pattern keeps its [`tail`]: the path's octets where a match puts the pattern's last
+/// eight must be those. A wildcard pattern keeps its octet mask ([`byte_mask`]) folded
 /// to 32 bits (octet % 32) and, above it, three of its octet pairs ([`rarest_pairs`]),
 /// which still tell in long paths, where masks saturate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,10 +68,10 @@ pub(crate) struct Filter(u64);
 impl Filter {
     /// The filter of `pattern`; `across_query` says it has [`query_escapes`](crate::across_query::query_escapes).
     pub fn of(pattern: &[u8], wildcard: bool, across_query: bool) -> Filter {
-        let mask = byte_mask(pattern);
         if !wildcard {
-            return Filter(mask);
+            return Filter(tail(pattern));
         }
+        let mask = byte_mask(pattern);
         if across_query {
             // Such an escape may match one octet, so it is left out of the filter as a
             // `*` is: the filter asks only for what every path the pattern matches holds.
@@ -92,12 +93,31 @@ impl Filter {
         self.0 & ACROSS_QUERY != 0
     }
 
-    /// Whether a path with octet mask `path_mask` has every octet the pattern needs.
-    pub fn octets_in(self, path_mask: u64, wildcard: bool) -> bool {
-        if wildcard {
-            self.0 as u32 & !fold(path_mask) == 0
-        } else {
-            self.0 & !path_mask == 0
+    /// Whether a path with octet mask `path_mask` has every octet a wildcard pattern
+    /// needs.
+    pub fn octets_in(self, path_mask: u64) -> bool {
+        self.0 as u32 & !fold(path_mask) == 0
+    }
+
+    /// Whether `path` may start with a literal pattern of `len` octets: it is long
+    /// enough, and its octets where the pattern's [`tail`] would be are the tail.
+    #[inline(always)]
+    pub fn may_start(self, path: &[u8], len: usize) -> bool {
+        if len > path.len() {
+            return false;
+        }
+        match path.first_chunk::<8>() {
+            // The eight octets ending where the pattern would, or the first eight, of
+            // which a short pattern's are the low ones.
+            Some(&first) => {
+                let word = match path[..len].last_chunk::<8>() {
+                    Some(&last) => u64::from_le_bytes(last),
+                    None => u64::from_le_bytes(first),
+                };
+                let kept = !u64::MAX.checked_shl(8 * len as u32).unwrap_or(0);
+                (word ^ self.0) & kept == 0
+            }
+            None => tail(&path[..len]) == self.0,
         }
     }
 
@@ -105,6 +125,21 @@ impl Filter {
     pub fn pairs(self) -> [u16; PAIRS] {
         let slot = |i: u32| (self.0 >> (32 + PAIR_BITS * i)) as u16 & ((1 << PAIR_BITS) - 1);
         [slot(0), slot(1), slot(2)]
+    }
+}
+
+/// A literal pattern's last eight octets in 64 bits, or a shorter pattern's octets all,
+/// zero above them. Compared with a path's octets where a match puts them, it rules
+/// out, by one comparison, nearly every literal pattern the path does not start with,
+/// even among the thousands of a site's rules that share a prefix and most octets.
+#[inline(always)]
+fn tail(bytes: &[u8]) -> u64 {
+    match bytes.last_chunk::<8>() {
+        Some(last) => u64::from_le_bytes(*last),
+        None => bytes
+            .iter()
+            .rev()
+            .fold(0, |word, &b| word << 8 | u64::from(b)),
     }
 }
 
@@ -240,11 +275,46 @@ mod tests {
     #[test]
     fn wildcard_filters_fold_the_mask_and_keep_it_sound() {
         let path = byte_mask(b"/a/b");
-        assert!(Filter::of(b"/*a", true, false).octets_in(path, true));
-        assert!(!Filter::of(b"/*c", true, false).octets_in(path, true));
+        assert!(Filter::of(b"/*a", true, false).octets_in(path));
+        assert!(!Filter::of(b"/*c", true, false).octets_in(path));
         // `!` (33) and `A` (65) share bit 1 once folded: a false maybe, never a false no.
-        assert!(Filter::of(b"/*!", true, false).octets_in(byte_mask(b"/A"), true));
-        assert!(!Filter::of(b"/!", false, false).octets_in(byte_mask(b"/A"), false));
+        assert!(Filter::of(b"/*!", true, false).octets_in(byte_mask(b"/A")));
+    }
+
+    #[test]
+    fn literal_filters_read_the_path_where_the_pattern_would_end() {
+        let may_start = |pattern: &[u8], path: &[u8]| {
+            Filter::of(pattern, false, false).may_start(path, pattern.len())
+        };
+        let long = b"/catalog/product/view/id/";
+        assert!(may_start(long, b"/catalog/product/view/id/12"));
+        // A shared prefix and the same octets do not pass: the last eight differ.
+        assert!(!may_start(long, b"/catalog/product/list/id/12"));
+        assert!(!may_start(long, b"/catalog/product/view/i"));
+        // Short patterns are told apart exactly.
+        assert!(may_start(b"/a", b"/a/b"));
+        assert!(!may_start(b"/a", b"/b/a"));
+        assert!(may_start(b"/admin", b"/admin/"));
+        assert!(!may_start(b"/admin", b"/admln/"));
+        assert!(may_start(b"", b"/"));
+    }
+
+    proptest::proptest! {
+        /// A literal filter never rules out a path the pattern starts, and for patterns
+        /// of up to eight octets it rules out every other.
+        #[test]
+        fn a_literal_filter_passes_exactly_the_paths_it_may_start(
+            pattern in proptest::collection::vec(proptest::sample::select(b"/ab%?".to_vec()), 0..20),
+            path in proptest::collection::vec(proptest::sample::select(b"/ab%?".to_vec()), 0..24),
+        ) {
+            let filter = Filter::of(&pattern, false, false);
+            let starts = path.starts_with(&pattern);
+            let passes = filter.may_start(&path, pattern.len());
+            proptest::prop_assert!(passes || !starts);
+            if pattern.len() <= 8 {
+                proptest::prop_assert_eq!(passes, starts);
+            }
+        }
     }
 
     #[test]
