@@ -196,7 +196,7 @@
 //! written value's span, the pattern's length and flags in one word, the line), 16 per user-agent line, 24 per group
 //! and per other record. A pattern that normalising leaves alone is its written value;
 //! a block of rules repeated for the next group shares its text. The 20,000-file corpus
-//! held at once takes 1.42 times its size (`cargo bench -p robots --bench latency`).
+//! held at once takes 1.43 times its size (`cargo bench -p robots --bench latency`).
 //!
 //! # Matching (RFC 9309 profile)
 //! - The groups naming the agent's product token (ASCII case-insensitive) are merged; if
