@@ -10,9 +10,9 @@
 //! over [`REPEAT`]: the clock is read twice per timing, so its cost (tens of
 //! nanoseconds) does not blur a ~100 ns answer. Memory is the heap bytes still live
 //! after parsing, counted by `allocation-counter`'s global allocator: first what the
-//! parsing thread keeps between parses, then what the parsed files hold. Run: `cargo bench -p robots --bench latency`
-//! (`-- google` for the Google profile). Without the shared corpus this prints a notice
-//! and measures nothing.
+//! parsing thread keeps between parses, then what the parsed files hold. Run:
+//! `cargo bench -p robots --bench latency` (`-- google` for the Google profile). Without
+//! the shared corpus this prints a notice and measures nothing.
 
 mod corpus;
 

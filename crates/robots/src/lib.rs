@@ -192,11 +192,12 @@
 //!
 //! # Layout
 //! A crawler holds thousands of parsed files, so a [`Robots`] is a few flat vectors and one
-//! text arena: 24 bytes per rule (a 64-bit filter that rules most paths out, the
-//! written value's span, the pattern's length and flags in one word, the line), 16 per user-agent line, 24 per group
-//! and per other record. A pattern that normalising leaves alone is its written value;
-//! a block of rules repeated for the next group shares its text. The 20,000-file corpus
-//! held at once takes 1.43 times its size (`cargo bench -p robots --bench latency`).
+//! text arena: 24 bytes per rule (a 64-bit filter that rules most paths out, the written
+//! value's span, the pattern's length and flags in one word, the line), 16 per user-agent
+//! line, 24 per group and per other record. A pattern that normalising leaves alone is its
+//! written value; a block of rules repeated for the next group shares its text. The
+//! 20,000-file corpus held at once takes 1.43 times its size (`cargo bench -p robots
+//! --bench latency`).
 //!
 //! # Matching (RFC 9309 profile)
 //! - The groups naming the agent's product token (ASCII case-insensitive) are merged; if
