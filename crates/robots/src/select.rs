@@ -56,7 +56,7 @@ impl Chosen {
 /// What a file's groups choose for an agent none of them can name, found at parse time:
 /// most checks are for such agents, and then need not read any group's names. In 16
 /// bytes, since a crawler's cache holds thousands of files.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Globals {
     /// Bit `name_mix % 64` of every user-agent line's name but `*`'s: an agent whose bit
     /// is not set is named by no group. Finer than the groups' 16 bits.

@@ -406,7 +406,7 @@ impl Parser {
         Some(group as usize)
     }
 
-    fn finish(mut self) -> Robots {
+    fn finish(&mut self) -> Robots {
         // Taken out to be read while reporting, and put back for the thread's next parse.
         let embargo_allows = std::mem::take(&mut self.embargo_allows);
         for &(group, line, site) in &embargo_allows {

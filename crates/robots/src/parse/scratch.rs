@@ -2,6 +2,7 @@
 //! file gets vectors of exactly the size it needs, and the thread's seldom have to grow.
 
 use std::cell::Cell;
+use std::mem::take;
 
 use super::rank::RankOrder;
 use super::{GroupTexts, Parser};
@@ -76,38 +77,33 @@ impl Scratch {
     /// The file the parser built, at exact sizes; the parser's vectors are emptied and
     /// kept for the thread's next parse. The parser's rules are exact already (see
     /// `Parser::finish`), and `rules` is the vector they were built in, if it is not
-    /// theirs.
-    pub fn keep(parser: Parser, rules: Vec<RuleLine>) -> Robots {
-        let Parser {
-            robots: mut built,
-            embargo_allows,
-            texts,
-            order,
-            marks,
-            ..
-        } = parser;
+    /// theirs. The parser is borrowed, not moved in: moving its 432 bytes here and into
+    /// `finish` cost an empty file's parse a third of its 135 ns, and the corpus parse
+    /// 1.4% of its time.
+    pub fn keep(parser: &mut Parser, rules: Vec<RuleLine>) -> Robots {
+        let built = &mut parser.robots;
         let robots = Robots {
             arena: exact(&mut built.arena),
             groups: exact(&mut built.groups),
             pacing: exact(&mut built.pacing),
             agents: exact(&mut built.agents),
-            rules: std::mem::take(&mut built.rules),
+            rules: take(&mut built.rules),
             records: exact(&mut built.records),
             findings: exact(&mut built.findings),
-            ..built
+            ..*built
         };
         let mut scratch = Scratch {
-            arena: built.arena,
-            groups: built.groups,
-            pacing: built.pacing,
-            agents: built.agents,
+            arena: take(&mut built.arena),
+            groups: take(&mut built.groups),
+            pacing: take(&mut built.pacing),
+            agents: take(&mut built.agents),
             rules,
-            records: built.records,
-            findings: built.findings,
-            embargo_allows,
-            texts,
-            order,
-            marks,
+            records: take(&mut built.records),
+            findings: take(&mut built.findings),
+            embargo_allows: take(&mut parser.embargo_allows),
+            texts: take(&mut parser.texts),
+            order: take(&mut parser.order),
+            marks: take(&mut parser.marks),
         };
         if scratch.bytes() <= KEEP_AT_MOST {
             scratch.clear();
