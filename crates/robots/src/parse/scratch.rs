@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_big_file_leaves_its_vectors_to_the_next_parse() {
-        // Some 4 MB of scratch: past the 512 KiB once kept, well within the bound.
+        // Megabytes of scratch: past the 512 KiB once kept, within the bound.
         let big = "Disallow: /a\n".repeat(100_000);
         let options = crate::Options::new().max_bytes(usize::MAX).unwrap();
         Robots::parse_with(big.as_bytes(), options);
