@@ -267,7 +267,6 @@ mod normalize;
 mod octet_mask;
 mod parse;
 mod pattern;
-mod rare_pairs;
 mod robots;
 mod scan;
 mod select;
