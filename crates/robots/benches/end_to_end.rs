@@ -8,6 +8,9 @@
 //!   for one agent), then `Robot::allowed(url)` for each of the pair's queries.
 //! - `robotstxt`: `DefaultMatcher::one_agent_allowed_by_robots` per query (parse and
 //!   match; the crate has no parse-once API), on text converted from bytes up front.
+//! - `google-cpp`: Google's C++ matcher where it is installed (`corpus::google_cpp`;
+//!   `scripts/google-cpp`), one call per query, which parses and matches: it has no
+//!   parse-once API either.
 //!
 //! One iteration answers every query once; the throughput (elements/s) is queries per
 //! second. Before measuring, the same budget check as the `check` benchmark runs
@@ -22,6 +25,7 @@ mod corpus;
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
+use corpus::google_cpp::GoogleCpp;
 use corpus::{Corpus, Query, PROFILES};
 use criterion::{BenchmarkGroup, Throughput};
 use robots::{Agent, Robots};
@@ -94,6 +98,25 @@ fn main() {
         })
     });
     corpus::bench_robotstxt(&mut group, &corpus, &fair);
+    if let Some(mut cpp) = GoogleCpp::load() {
+        // That the calls are made right: its verdicts are the ones the corpus expects.
+        let agree = fair
+            .iter()
+            .filter(|q| cpp.allowed(&corpus.files[q.file].bytes, &q.agent, &q.url) == q.allowed)
+            .count();
+        eprintln!(
+            "google-cpp gives the corpus's expected verdict on {agree} of {} queries",
+            fair.len()
+        );
+        group.bench_function("google-cpp", |b| {
+            b.iter(|| {
+                for q in &fair {
+                    let bytes = &corpus.files[q.file].bytes;
+                    black_box(cpp.allowed(bytes, &q.agent, black_box(&q.url)));
+                }
+            })
+        });
+    }
     group.finish();
 
     corpus::all_queries(&mut c, "end-to-end-all-queries", &corpus, &excluded, ours);

@@ -7,6 +7,9 @@
 //! - `robotstxt`: `parse_robotstxt` with a handler that only counts what it is handed;
 //!   the crate keeps no parsed form, so this is its tokenizer alone, a lower bound on
 //!   what building rules would cost. It takes `&str`: the lossy text is made up front.
+//! - `google-cpp`: Google's C++ matcher where it is installed (`corpus::google_cpp`;
+//!   `scripts/google-cpp`), one call per file asking whether `ExampleBot` may fetch `/`:
+//!   its API parses only while matching, so this is a parse and the cheapest match.
 //!
 //! Group `tokenize` reads the lines alone: ours as [`robots::Tokens`], `robotstxt` as
 //! above (its `parse` and `tokenize` are the same work), each summing the values'
@@ -22,7 +25,8 @@ mod corpus;
 
 use std::hint::black_box;
 
-use corpus::{over_budget, timed, Corpus, CountingHandler, PROFILES};
+use corpus::google_cpp::GoogleCpp;
+use corpus::{Corpus, PROFILES};
 use criterion::measurement::WallTime;
 use criterion::{Bencher, BenchmarkGroup, Throughput};
 use robots::{Options, Robots, Tokens};
@@ -32,25 +36,7 @@ fn main() {
         return;
     };
     let all = corpus.all_files();
-    let mut excluded = over_budget("robotstxt parse", &all, &corpus, |f| {
-        let text = &corpus.files[f].text;
-        timed(|| {
-            let mut handler = CountingHandler::default();
-            robotstxt::parse_robotstxt(text, &mut handler);
-            handler.lines
-        })
-        .1
-    });
-    let mut texting_errors = 0;
-    excluded.extend(over_budget("texting_robots parse", &all, &corpus, |f| {
-        let (result, took) =
-            timed(|| texting_robots::Robot::new("ExampleBot", &corpus.files[f].bytes));
-        texting_errors += usize::from(result.is_err());
-        took
-    }));
-    eprintln!("texting_robots refuses {texting_errors} files (Err), measured all the same");
-    let fair: Vec<usize> = all.difference(&excluded).copied().collect();
-    corpus::print_set("parse group", &corpus, &fair.iter().copied().collect(), 0);
+    let (excluded, fair) = corpus::fair_files(&corpus, "parse group");
 
     let mut c = corpus::criterion();
     let mut group = c.benchmark_group("parse");
@@ -71,6 +57,16 @@ fn main() {
         })
     });
     group.bench_function("robotstxt", |b| robotstxt_tokenizer(b, &corpus, &fair));
+    if let Some(mut cpp) = GoogleCpp::load() {
+        group.bench_function("google-cpp", |b| {
+            b.iter(|| {
+                for &f in &fair {
+                    let bytes = black_box(&corpus.files[f].bytes);
+                    black_box(cpp.allowed(bytes, "ExampleBot", "https://example.com/"));
+                }
+            })
+        });
+    }
     group.finish();
 
     // Reading the lines alone, against the one peer that offers that: robotstxt's
@@ -103,9 +99,7 @@ fn main() {
 fn robotstxt_tokenizer(b: &mut Bencher<'_>, corpus: &Corpus, files: &[usize]) {
     b.iter(|| {
         for &f in files {
-            let mut handler = CountingHandler::default();
-            robotstxt::parse_robotstxt(black_box(&corpus.files[f].text), &mut handler);
-            black_box(handler.lines);
+            black_box(corpus::robotstxt_parse(black_box(&corpus.files[f].text)));
         }
     })
 }

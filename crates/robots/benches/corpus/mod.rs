@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod google_cpp;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -31,6 +33,8 @@ pub struct Query {
     pub file: usize,
     pub agent: String,
     pub url: String,
+    /// The verdict of Google's reference matcher, as `cases.jsonl` gives it.
+    pub allowed: bool,
 }
 
 pub struct Corpus {
@@ -96,6 +100,7 @@ impl Corpus {
                     file: index[field("file").as_str()],
                     agent: field("agent"),
                     url: field("url"),
+                    allowed: v["allowed"].as_bool().expect("boolean field"),
                 }
             })
             .collect();
@@ -249,6 +254,14 @@ impl robotstxt::RobotsParseHandler for CountingHandler {
     }
 }
 
+/// `robotstxt`'s parse of `text` with a [`CountingHandler`]: its tokenizer alone, as it
+/// keeps no parsed form. Returns the octets of the values it handed over.
+pub fn robotstxt_parse(text: &str) -> u64 {
+    let mut handler = CountingHandler::default();
+    robotstxt::parse_robotstxt(text, &mut handler);
+    handler.lines
+}
+
 /// One `robotstxt` query: parse and match, as its API requires.
 pub fn robotstxt_allowed(text: &str, agent: &str, url: &str) -> bool {
     robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(text, agent, url)
@@ -332,6 +345,34 @@ pub fn by_file<'c>(queries: &[&'c Query]) -> BTreeMap<usize, Vec<&'c Query>> {
         out.entry(q.file).or_default().push(q);
     }
     out
+}
+
+/// The files the parse comparisons leave out: those on which one `robotstxt` parse or
+/// one `texting_robots` parse went over [`BUDGET`].
+pub fn parse_exclusion(corpus: &Corpus) -> BTreeSet<usize> {
+    let all = corpus.all_files();
+    let mut excluded = over_budget("robotstxt parse", &all, corpus, |f| {
+        timed(|| robotstxt_parse(&corpus.files[f].text)).1
+    });
+    let mut texting_errors = 0;
+    excluded.extend(over_budget("texting_robots parse", &all, corpus, |f| {
+        let (result, took) =
+            timed(|| texting_robots::Robot::new("ExampleBot", &corpus.files[f].bytes));
+        texting_errors += usize::from(result.is_err());
+        took
+    }));
+    eprintln!("texting_robots refuses {texting_errors} files (Err), measured all the same");
+    excluded
+}
+
+/// The files every contender of a parse comparison reads: those [`parse_exclusion`]
+/// leaves in, announced under `label`. Also returns the excluded files, so that ours
+/// can then be measured on everything.
+pub fn fair_files(corpus: &Corpus, label: &str) -> (BTreeSet<usize>, Vec<usize>) {
+    let excluded = parse_exclusion(corpus);
+    let fair: BTreeSet<usize> = corpus.all_files().difference(&excluded).copied().collect();
+    print_set(label, corpus, &fair, 0);
+    (excluded, fair.into_iter().collect())
 }
 
 /// The files the check comparisons leave out: those on which one `robotstxt` query
