@@ -3,12 +3,13 @@
 
 use crate::across_query::matches_across_query;
 use crate::behaviour::Behaviour;
-use crate::normalize::{may_change, none_of, rfc_is_normal, PathBufs, Role};
+use crate::normalize::{rfc_is_normal, PathBufs, Role};
 use crate::octet_mask::byte_mask;
 use crate::pattern::{matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
 use crate::url::{before_nul, from_path, without_fragment};
+use crate::value_scan::path_is_plain;
 use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 
 impl Robots {
@@ -288,11 +289,7 @@ pub(crate) fn match_path<'p>(
     // The usual URL, found in one pass: a path without fragment that normalising leaves
     // alone (so without NUL, in RFC 9309). Google's NUL is looked for apart: a test for
     // it in this pass cost RFC 9309 checks 3% of their time.
-    if !needs_slash
-        && none_of(rest, |b| {
-            (b == b'#') | (normalise & may_change(b, Role::Path))
-        })
-    {
+    if !needs_slash && path_is_plain(rest, normalise) {
         return if nul_ends { before_nul(rest) } else { rest };
     }
     // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.

@@ -1,5 +1,5 @@
-//! One pass over a rule's value, sixteen octets at a time: whether the profile's
-//! normalising may change it, and whether it holds `$` and `*` ([`PatternScan`]).
+//! One pass over a rule's value or a checked path, sixteen octets at a time: whether the
+//! profile's normalising may change it, and whether it holds `$` and `*` ([`PatternScan`]).
 
 use crate::normalize::{google_changes, may_change, Role};
 #[cfg(doc)]
@@ -25,6 +25,10 @@ enum Flagging {
     Rfc,
     /// [`google_changes`], `$` and `*`.
     Google,
+    /// [`may_change`] for a path, which covers `$` and `*`, and `#`.
+    RfcPath,
+    /// `#` alone: Google's matcher takes a path as given, up to its fragment.
+    GooglePath,
 }
 
 /// Whether the octets of a value hold what [`Flagging`] flags: one that may change, a
@@ -47,6 +51,19 @@ pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
     }
 }
 
+/// Whether a check may match `path` (a URL from its path on) as it is: it holds no `#`
+/// and, where the profile `normalise`s paths, no octet [`may_change`]. In one pass, as
+/// a rule's value is scanned: octet by octet, paths of a few dozen octets cost a check
+/// more than its rules did.
+pub(crate) fn path_is_plain(path: &[u8], normalise: bool) -> bool {
+    // Each call's flagging is a constant, so that its classes are compiled apart.
+    if normalise {
+        !scan(path, Flagging::RfcPath).changes
+    } else {
+        !scan(path, Flagging::GooglePath).changes
+    }
+}
+
 /// [`google_is_escaped`] for a rule's value, and whether it holds a `$` and a `*`, in one
 /// pass. Not inlined: in the parser's loop it made the RFC 9309 profile's code slower.
 #[inline(never)]
@@ -66,6 +83,8 @@ fn one_at_a_time(input: &[u8], flagging: Flagging) -> Found {
     let changes = |b: u8| match flagging {
         Flagging::Rfc => may_change(b, Role::Pattern),
         Flagging::Google => google_changes(b),
+        Flagging::RfcPath => may_change(b, Role::Path) | (b == b'#'),
+        Flagging::GooglePath => b == b'#',
     };
     input.iter().fold(Found::default(), |found, &b| Found {
         changes: found.changes | changes(b),
@@ -116,6 +135,15 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
                 Flagging::Google => {
                     _mm_or_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), eq(v, b'%'))
                 }
+                // As for a pattern, with `*` (a literal in a path, to be escaped) and `#`.
+                Flagging::RfcPath => _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x21)), eq(v, 0x7F)),
+                        _mm_or_si128(eq(v, b'%'), eq(v, b'$')),
+                    ),
+                    _mm_or_si128(eq(v, b'*'), eq(v, b'#')),
+                ),
+                Flagging::GooglePath => eq(v, b'#'),
             };
             [changes, eq(v, b'$'), eq(v, b'*')]
         };
@@ -150,7 +178,7 @@ mod tests {
     use crate::normalize::{google_is_escaped, rfc_is_normal};
 
     /// Octets on both sides of every border the scans draw.
-    const EDGES: &[u8] = b"%2a/*$ !\x00\x1F\x20\x21\x7E\x7F\x80\xC3\xFF";
+    const EDGES: &[u8] = b"%2a/*$# !\x00\x1F\x20\x21\x7E\x7F\x80\xC3\xFF";
 
     proptest::proptest! {
         /// The vector scan finds what one octet at a time finds, at every length and
@@ -162,8 +190,24 @@ mod tests {
             plain in proptest::collection::vec(proptest::sample::select(b"ab/".to_vec()), 0..40),
         ) {
             for value in [s.clone(), [plain.clone(), s.clone()].concat(), [s, plain].concat()] {
-                for flagging in [Flagging::Rfc, Flagging::Google] {
+                for flagging in [Flagging::Rfc, Flagging::Google, Flagging::RfcPath, Flagging::GooglePath] {
                     proptest::prop_assert_eq!(scan(&value, flagging), one_at_a_time(&value, flagging));
+                }
+            }
+        }
+
+        /// A path is plain, as a check reads it, where no octet is `#` nor, where the
+        /// profile normalises paths, one that normalising may change.
+        #[test]
+        fn a_plain_path_holds_no_fragment_and_nothing_to_normalise(
+            s in proptest::collection::vec(proptest::sample::select(EDGES.to_vec()), 0..70),
+            plain in proptest::collection::vec(proptest::sample::select(b"ab/".to_vec()), 0..40),
+        ) {
+            for path in [s.clone(), [plain.clone(), s.clone()].concat(), [s, plain].concat()] {
+                for normalise in [true, false] {
+                    let flagged = |b: u8| (b == b'#') | (normalise & may_change(b, Role::Path));
+                    let plain = !path.iter().any(|&b| flagged(b));
+                    proptest::prop_assert_eq!(path_is_plain(&path, normalise), plain);
                 }
             }
         }
