@@ -50,8 +50,9 @@ impl GoogleCpp {
     /// The library, or `None` after printing a notice that its contender is left out.
     pub fn load() -> Option<GoogleCpp> {
         let path = path();
-        // SAFETY: loading runs the library's initialisers; this one is a C++ library
-        // with a C API and no initialisers of its own beyond the C++ runtime's.
+        // SAFETY: loading runs the library's initialisers. It is the matcher that
+        // `scripts/google-cpp` installs, or the copy `ROBOTS_GOOGLE_CPP` names for this
+        // bench, loaded for these calls alone.
         let loaded = unsafe { Library::new(&path) }.and_then(|library| {
             // SAFETY: the types are those of `robots_c.h`, the C API the library exports.
             unsafe {
