@@ -1,5 +1,6 @@
-//! One pass over a rule's value or a checked path, sixteen octets at a time: whether the
-//! profile's normalising may change it, and whether it holds `$` and `*` ([`PatternScan`]).
+//! One pass over a rule's value, sixteen octets at a time: whether the profile's
+//! normalising may change it, and whether it holds `$` and `*` ([`PatternScan`]); and
+//! the same pass over a checked path, for octets to normalise and a `#`.
 
 use crate::normalize::{google_changes, may_change, Role};
 #[cfg(doc)]
@@ -53,8 +54,8 @@ pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
 
 /// Whether a check may match `path` (a URL from its path on) as it is: it holds no `#`
 /// and, where the profile `normalise`s paths, no octet [`may_change`]. In one pass, as
-/// a rule's value is scanned: octet by octet, paths of a few dozen octets cost a check
-/// more than its rules did.
+/// a rule's value is scanned: one octet at a time, the test took 1.5% of the corpus's
+/// check instructions, and 3% of a typical check's.
 pub(crate) fn path_is_plain(path: &[u8], normalise: bool) -> bool {
     // Each call's flagging is a constant, so that its classes are compiled apart.
     if normalise {
