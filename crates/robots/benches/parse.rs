@@ -49,10 +49,7 @@ fn main() {
     group.bench_function("texting_robots", |b| {
         b.iter(|| {
             for &f in &fair {
-                let _ = black_box(texting_robots::Robot::new(
-                    "ExampleBot",
-                    black_box(&corpus.files[f].bytes),
-                ));
+                let _ = black_box(corpus::texting_parse(black_box(&corpus.files[f].bytes)));
             }
         })
     });
@@ -61,8 +58,7 @@ fn main() {
         group.bench_function("google-cpp", |b| {
             b.iter(|| {
                 for &f in &fair {
-                    let bytes = black_box(&corpus.files[f].bytes);
-                    black_box(cpp.allowed(bytes, "ExampleBot", "https://example.com/"));
+                    black_box(cpp.parse(black_box(&corpus.files[f].bytes)));
                 }
             })
         });

@@ -88,6 +88,12 @@ impl GoogleCpp {
         })
     }
 
+    /// The least a call can do, as the parse comparisons time it: parse `body` and match
+    /// `/` for `ExampleBot` as it goes.
+    pub fn parse(&mut self, body: &[u8]) -> bool {
+        self.allowed(body, "ExampleBot", "https://example.com/")
+    }
+
     /// Parses `body` and says whether `agent` may fetch `url`.
     pub fn allowed(&mut self, body: &[u8], agent: &str, url: &str) -> bool {
         // SAFETY: each pointer comes with its length and lives through the call; the
