@@ -89,6 +89,10 @@ impl Robots {
 
     /// The groups for `agent` and how they were chosen, found in one pass over the groups;
     /// up to [`FEW`] of them are remembered, and more (rare) are found again on demand.
+    /// The usual case, an agent no group can name and one `*` group or none, is inlined
+    /// into the check: called, it cost checks near the corpus's median 2% more
+    /// instructions.
+    #[inline(always)]
     pub(crate) fn select(&self, agent: &Agent) -> Chosen {
         let mix = agent.mix(self.behaviour.alpha_agent_tokens);
         let bit = 1 << (mix % 16);
@@ -105,6 +109,12 @@ impl Robots {
                 bit,
             };
         }
+        self.select_by_names(agent, named_anywhere, bit)
+    }
+
+    /// [`Robots::select`] past its usual case: the groups are read.
+    #[inline(never)]
+    fn select_by_names(&self, agent: &Agent, named_anywhere: bool, bit: u16) -> Chosen {
         // One array for both kinds: the first named group overwrites the `*` groups
         // from the start, and only the first `named_count` are read after that.
         let mut few = [0u32; FEW];
