@@ -66,16 +66,26 @@ pub(crate) struct Filter(u64);
 
 impl Filter {
     /// The filter of `pattern`; `across_query` says it has [`query_escapes`](crate::across_query::query_escapes).
+    /// A literal pattern's, most rules', is inlined into the parser's loop: called, it
+    /// cost the corpus parse 17 M more instructions (1.7%).
+    #[inline(always)]
     pub fn of(pattern: &[u8], wildcard: bool, across_query: bool) -> Filter {
-        if !wildcard {
-            return Filter(tail(pattern));
+        if wildcard {
+            Filter::of_wildcard(pattern, across_query)
+        } else {
+            Filter(tail(pattern))
         }
+    }
+
+    /// [`Filter::of`] a wildcard pattern.
+    #[inline(never)]
+    fn of_wildcard(pattern: &[u8], across_query: bool) -> Filter {
         let mask = byte_mask(pattern);
         if across_query {
             // Such an escape may match one octet, so it is left out of the filter as a
             // `*` is: the filter asks only for what every path the pattern matches holds.
             let blanked = blank_query_escapes(pattern);
-            return Filter(Filter::of(&blanked, true, false).0 | ACROSS_QUERY);
+            return Filter(Filter::of_wildcard(&blanked, false).0 | ACROSS_QUERY);
         }
         let pairs = last_pairs(pattern)
             .iter()

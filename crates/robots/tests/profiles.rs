@@ -35,6 +35,23 @@ fn user_agent_line_token_rfc_up_to_slash_google_alpha_run() {
 }
 
 #[test]
+fn star_with_a_version_is_global_only_in_rfc9309() {
+    // RFC 9309 reads the product token, which `/` ends; Google reads `*` as a word.
+    // Either way, `*` followed by a space is `*`, and `*` joined to more is not.
+    for (value, rfc_global, google_global) in [
+        ("*", true, true),
+        ("*/1.0", true, false),
+        ("* (compatible)", true, true),
+        ("*bot", false, false),
+        ("**", false, false),
+    ] {
+        let file = format!("User-agent: {value}\nDisallow: /p\n");
+        let [rfc, google] = both(file.as_bytes(), "SomeBot", "/p");
+        assert_eq!((!rfc.0, !google.0), (rfc_global, google_global), "{value}");
+    }
+}
+
+#[test]
 fn crawler_name_compared_as_given_only_in_google() {
     let file = b"User-agent: FooBot\nDisallow: /\n";
     let [rfc, google] = both(file, "FooBot/1.0", "/x");

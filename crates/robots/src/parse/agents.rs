@@ -43,11 +43,13 @@ impl Parser {
         let group = self.group_for_agent();
         let value = at.kv.value;
         let alpha = self.robots.behaviour.alpha_agent_tokens;
-        let global = if alpha {
-            value.first() == Some(&b'*') && value.get(1).is_none_or(|b| crate::lines::is_space(*b))
-        } else {
-            value[..product_token_len(value, false)] == *b"*"
-        };
+        // `*` alone, as a word (Google) or as a product token, which `/` also ends: read
+        // off its first two octets (finding the token's end cost the corpus parse 10 M
+        // more instructions).
+        let global = value.first() == Some(&b'*')
+            && value
+                .get(1)
+                .is_none_or(|&b| crate::lines::is_space(b) || (!alpha && b == b'/'));
         let value_span = self.push_text(value);
         let token_len = product_token_len(self.robots.text(value_span), alpha) as u32;
         let agent = AgentLine::new(value_span, token_len, global, at.line);
