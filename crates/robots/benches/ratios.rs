@@ -10,6 +10,12 @@
 //! (`robots-rfc9309`), so above 1 means ours is faster. Run:
 //! `cargo bench -p robots --bench ratios` (`-- 30` for 30 rounds; 15 by default).
 //! Without the shared corpus this prints a notice and measures nothing.
+//!
+//! `-- sizes` measures the same files in groups by size ([`SIZES`]), to tell small files'
+//! cost from large ones'. `-- kinds` measures files made of one kind of line each ([`KINDS`]:
+//! rules, wildcard rules, user-agent lines, sitemaps, comments, blank lines), so that a
+//! line's cost is seen by kind: per line, each contender's time at the median and its
+//! median ratio to ours. These files are made here, so this needs no corpus.
 
 mod corpus;
 
@@ -17,8 +23,51 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use corpus::google_cpp::GoogleCpp;
-use corpus::{Corpus, PROFILES};
+use corpus::{Corpus, File, PROFILES};
 use robots::Robots;
+
+/// The `i`th line of a kind.
+type LineOfKind = fn(usize) -> String;
+
+/// The kinds of line `-- kinds` times: a name, and the `i`th line of that kind. Each file
+/// opens with `User-agent: *` and holds [`KIND_LINES`] of one kind (the user-agent lines
+/// are then followed by one rule, so that they make a group). The lines are shaped as
+/// the corpus's commonest of their kind.
+const KINDS: [(&str, LineOfKind); 6] = [
+    ("rule", |i| {
+        format!("Disallow: /catalog/product-{i}/reviews.html")
+    }),
+    ("wildcard rule", |i| {
+        format!("Disallow: /*?filter_{i}=*&sort=")
+    }),
+    ("user-agent", |i| format!("User-agent: {}bot", letters(i))),
+    ("sitemap", |i| {
+        format!("Sitemap: https://www.example.com/sitemaps/sitemap-{i}.xml")
+    }),
+    ("comment", |i| {
+        format!("# section {i}: pages crawlers may skip")
+    }),
+    ("blank", |_| String::new()),
+];
+
+/// `i` written in the letters `a` to `z`: a crawler's name in RFC 9309's alphabet, as most
+/// are (one with a digit would add a diagnostic to each line).
+fn letters(mut i: usize) -> String {
+    let mut name = String::from("Crawl");
+    loop {
+        name.push(char::from(b'a' + (i % 26) as u8));
+        i /= 26;
+        if i == 0 {
+            return name;
+        }
+    }
+}
+
+/// Lines of one kind per file in `-- kinds`.
+const KIND_LINES: usize = 1000;
+
+/// How many times a round parses a file of one kind.
+const KIND_PASSES: usize = 50;
 
 /// One contender: its name and one pass over the files.
 type Contender<'a> = (String, Box<dyn FnMut() + 'a>);
@@ -77,26 +126,10 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-fn main() {
-    let rounds: usize = match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
-        None => 15,
-        Some(n) => match n.parse() {
-            Ok(n) if n > 0 => n,
-            _ => {
-                eprintln!("error: `{n}` is not a number of rounds; give one such as 30");
-                std::process::exit(2);
-            }
-        },
-    };
-    let Some(corpus) = Corpus::load() else {
-        return;
-    };
-    let (_, files) = corpus::fair_files(&corpus, "ratios");
-    let bytes = corpus.total_bytes(files.iter().copied().collect());
-    let mut cpp = GoogleCpp::load();
-    let mut contenders = contenders(&corpus, &files, cpp.as_mut());
+/// Each contender's pass times, `rounds` of them, the contenders taking turns.
+fn rounds_of(contenders: &mut [Contender<'_>], rounds: usize) -> Vec<Vec<f64>> {
     // One pass each before measuring: the allocator's and the caches' first touches.
-    for (_, pass) in &mut contenders {
+    for (_, pass) in contenders.iter_mut() {
         pass();
     }
     let n = contenders.len();
@@ -108,22 +141,148 @@ fn main() {
             times[i].push(start.elapsed().as_secs_f64());
         }
     }
+    times
+}
+
+/// A contender's median pass, its best, and the median of its rounds' times over the
+/// first contender's.
+fn summary(times: &[Vec<f64>], i: usize) -> (f64, f64, f64) {
+    let mut ratios: Vec<f64> = (0..times[i].len())
+        .map(|r| times[i][r] / times[0][r])
+        .collect();
+    let mut mine = times[i].clone();
+    let typical = median(&mut mine);
+    (typical, mine[0], median(&mut ratios))
+}
+
+/// What a run measures.
+#[derive(PartialEq)]
+enum Mode {
+    /// The corpus, all at once.
+    Corpus,
+    /// The corpus's files in [`SIZES`] groups by size.
+    Sizes,
+    /// Files of one kind of line each ([`KINDS`]).
+    Kinds,
+}
+
+/// `-- sizes`: the corpus's files, largest first, split at these ranks.
+const SIZES: [usize; 6] = [0, 20, 100, 1000, 5000, usize::MAX];
+
+fn main() {
+    let (mut mode, mut rounds) = (Mode::Corpus, 15);
+    for arg in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
+        match arg.parse() {
+            _ if arg == "kinds" => mode = Mode::Kinds,
+            _ if arg == "sizes" => mode = Mode::Sizes,
+            Ok(n) if n > 0 => rounds = n,
+            _ => {
+                eprintln!(
+                    "error: `{arg}` is neither a number of rounds (such as 30) nor \
+                     `kinds` or `sizes`"
+                );
+                std::process::exit(2);
+            }
+        }
+    }
+    if mode == Mode::Kinds {
+        by_kind(rounds);
+        return;
+    }
+    let Some(corpus) = Corpus::load() else {
+        return;
+    };
+    let (_, files) = corpus::fair_files(&corpus, "ratios");
+    let mut cpp = GoogleCpp::load();
+    if mode == Mode::Sizes {
+        let mut by_size: Vec<usize> = files.into_iter().collect();
+        by_size.sort_by_key(|&f| std::cmp::Reverse(corpus.files[f].bytes.len()));
+        println!(
+            "parse by file size, {rounds} rounds: the files ranked by size, largest first, \
+             in groups; per group, each contender's throughput at its median pass and the \
+             median of its rounds' times over robots-rfc9309's"
+        );
+        for ranks in SIZES.windows(2) {
+            let group = &by_size[ranks[0].min(by_size.len())..ranks[1].min(by_size.len())];
+            let bytes = corpus.total_bytes(group.iter().copied().collect());
+            let mut contenders = contenders(&corpus, group, cpp.as_mut());
+            let times = rounds_of(&mut contenders, rounds);
+            let cells: Vec<String> = (0..contenders.len())
+                .map(|i| {
+                    let (typical, _, ratio) = summary(&times, i);
+                    let rate = bytes as f64 / typical / 1e6;
+                    format!("{} {rate:.0} MB/s {ratio:.2}x", contenders[i].0)
+                })
+                .collect();
+            println!(
+                "  files {}..{} ({bytes} bytes): {}",
+                ranks[0],
+                ranks[0] + group.len(),
+                cells.join(", ")
+            );
+        }
+        return;
+    }
+    let bytes = corpus.total_bytes(files.iter().copied().collect());
+    let mut contenders = contenders(&corpus, &files, cpp.as_mut());
+    let times = rounds_of(&mut contenders, rounds);
     println!(
         "parse, {rounds} rounds over {} files ({bytes} bytes): median pass (best), \
          throughput at the median, and the median of each round's time over robots-rfc9309's",
         files.len()
     );
     for (i, (name, _)) in contenders.iter().enumerate() {
-        let mut ratios: Vec<f64> = (0..rounds).map(|r| times[i][r] / times[0][r]).collect();
-        let mut mine = times[i].clone();
-        let typical = median(&mut mine);
-        let best = mine[0];
+        let (typical, best, ratio) = summary(&times, i);
         println!(
-            "  {name:<15} {:>8.1} ms ({:>7.1}) {:>6.0} MB/s  {:>6.2}x",
+            "  {name:<15} {:>8.1} ms ({:>7.1}) {:>6.0} MB/s  {ratio:>6.2}x",
             typical * 1e3,
             best * 1e3,
             bytes as f64 / typical / 1e6,
-            median(&mut ratios)
         );
+    }
+}
+
+/// `-- kinds`: the contenders on a file of each of [`KINDS`], per line.
+fn by_kind(rounds: usize) {
+    let mut cpp = GoogleCpp::load();
+    println!(
+        "parse by kind of line, {rounds} rounds of {KIND_PASSES} parses of a file of \
+         {KIND_LINES} lines: per line, each contender's median time and the median of \
+         its rounds' times over robots-rfc9309's"
+    );
+    for (kind, line) in KINDS {
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..KIND_LINES {
+            text.push_str(&line(i));
+            text.push('\n');
+        }
+        if kind == "user-agent" {
+            text.push_str("Disallow: /private/\n");
+        }
+        let file = File {
+            name: kind.into(),
+            bytes: text.clone().into_bytes(),
+            text,
+        };
+        let corpus = Corpus {
+            files: vec![file],
+            queries: Vec::new(),
+        };
+        let passes = [0; KIND_PASSES];
+        let mut contenders = contenders(&corpus, &passes, cpp.as_mut());
+        let times = rounds_of(&mut contenders, rounds);
+        let per_line = 1e9 / (KIND_PASSES * KIND_LINES) as f64;
+        let octets = corpus.files[0].bytes.len() / KIND_LINES;
+        let cells: Vec<String> = (0..contenders.len())
+            .map(|i| {
+                let (typical, _, ratio) = summary(&times, i);
+                format!(
+                    "{} {:.1} ns {ratio:.2}x",
+                    contenders[i].0,
+                    typical * per_line
+                )
+            })
+            .collect();
+        println!("  {kind:<14} ({octets:>2} octets): {}", cells.join(", "));
     }
 }
