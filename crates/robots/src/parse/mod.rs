@@ -11,6 +11,7 @@ use crate::scan::Marks;
 use crate::EmbargoPeriod;
 use crate::{Options, Robots, RuleKind, Unread};
 use std::collections::HashMap;
+use std::mem::take;
 
 mod agents;
 mod rank;
@@ -33,18 +34,19 @@ pub(crate) fn parse(
     } else {
         within_limit(bytes, options.max_bytes)
     };
-    let scratch = scratch::Scratch::take();
+    let mut scratch = scratch::Scratch::take();
+    let s = &mut *scratch;
     let mut parser = Parser {
         robots: Robots {
             options,
             behaviour,
-            arena: scratch.arena,
-            groups: scratch.groups,
-            pacing: scratch.pacing,
-            agents: scratch.agents,
-            rules: scratch.rules,
-            records: scratch.records,
-            findings: scratch.findings,
+            arena: take(&mut s.arena),
+            groups: take(&mut s.groups),
+            pacing: take(&mut s.pacing),
+            agents: take(&mut s.agents),
+            rules: take(&mut s.rules),
+            records: take(&mut s.records),
+            findings: take(&mut s.findings),
             globals: Default::default(),
             size: bytes.len().saturating_add(unread.bytes()),
             size_exact: !matches!(unread, Unread::MoreThan(_)),
@@ -54,12 +56,13 @@ pub(crate) fn parse(
         closed: true,
         blank_after_agent: false,
         utf8: false,
-        embargo_allows: scratch.embargo_allows,
+        embargo_allows: take(&mut s.embargo_allows),
         embargoes: Vec::new(),
-        texts: scratch.texts,
-        order: scratch.order,
+        texts: take(&mut s.texts),
+        order: take(&mut s.order),
         marks: Vec::new(),
         syntax: LineSyntax::of(&behaviour, data),
+        scratch: None,
     };
     // Rule lines average 37 octets in real files, user-agent and other lines come far
     // fewer: room for that many from the start spares growing the vectors line by line.
@@ -86,7 +89,8 @@ pub(crate) fn parse(
             Quote::NONE,
         );
     }
-    let mut lines = Lines::with_room(data, bom, scratch.marks);
+    let mut lines = Lines::with_room(data, bom, take(&mut scratch.marks));
+    parser.scratch = Some(scratch);
     parser.check_encoding(data, lines.ascii());
     for line in lines.by_ref() {
         parser.robots.lines = line.number;
@@ -156,6 +160,9 @@ struct Parser {
     marks: Vec<Marks>,
     /// How this body's lines are read.
     syntax: LineSyntax,
+    /// The thread's scratch the vectors above were taken from, emptied, to be given them
+    /// back (see [`scratch::Scratch::keep`]).
+    scratch: Option<Box<scratch::Scratch>>,
 }
 
 /// The rule lines of the current and the previous group, in file order, so that a block

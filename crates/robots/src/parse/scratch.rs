@@ -64,14 +64,21 @@ fn exact<T: Clone>(kept: &mut Vec<T>) -> Vec<T> {
 }
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = Cell::default();
+    /// Boxed, so that taking it and giving it back moves a pointer: moving its 14
+    /// vectors in and out whole cost an empty file's parse four calls to `memcpy`, and
+    /// 1,419 instructions against 1,215.
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 impl Scratch {
-    /// This thread's scratch; a new one if the thread has none (its first parse, or
-    /// while it is being torn down).
-    pub fn take() -> Scratch {
-        SCRATCH.try_with(Cell::take).unwrap_or_default()
+    /// This thread's scratch; a new one if the thread has none (its first parse, after a
+    /// parse that kept none, or while the thread is being torn down).
+    pub fn take() -> Box<Scratch> {
+        SCRATCH
+            .try_with(Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
     }
 
     /// The file the parser built, at exact sizes; the parser's vectors are emptied and
@@ -92,23 +99,23 @@ impl Scratch {
             findings: exact(&mut built.findings),
             ..*built
         };
-        let mut scratch = Scratch {
-            arena: take(&mut built.arena),
-            groups: take(&mut built.groups),
-            pacing: take(&mut built.pacing),
-            agents: take(&mut built.agents),
-            rules,
-            records: take(&mut built.records),
-            findings: take(&mut built.findings),
-            embargo_allows: take(&mut parser.embargo_allows),
-            texts: take(&mut parser.texts),
-            order: take(&mut parser.order),
-            marks: take(&mut parser.marks),
-        };
+        let mut scratch = parser.scratch.take().unwrap_or_default();
+        let s = &mut *scratch;
+        s.arena = take(&mut built.arena);
+        s.groups = take(&mut built.groups);
+        s.pacing = take(&mut built.pacing);
+        s.agents = take(&mut built.agents);
+        s.rules = rules;
+        s.records = take(&mut built.records);
+        s.findings = take(&mut built.findings);
+        s.embargo_allows = take(&mut parser.embargo_allows);
+        s.texts = take(&mut parser.texts);
+        s.order = take(&mut parser.order);
+        s.marks = take(&mut parser.marks);
         if scratch.bytes() <= KEEP_AT_MOST {
             scratch.clear();
             // A thread being torn down keeps nothing.
-            let _ = SCRATCH.try_with(|kept| kept.set(scratch));
+            let _ = SCRATCH.try_with(|kept| kept.set(Some(scratch)));
         }
         robots
     }
