@@ -36,6 +36,7 @@ pub(crate) fn parse(
     };
     let mut scratch = scratch::Scratch::take();
     let s = &mut *scratch;
+    let marks = take(&mut s.marks);
     let mut parser = Parser {
         robots: Robots {
             options,
@@ -62,7 +63,7 @@ pub(crate) fn parse(
         order: take(&mut s.order),
         marks: Vec::new(),
         syntax: LineSyntax::of(&behaviour, data),
-        scratch: None,
+        scratch: Some(scratch),
     };
     // Rule lines average 37 octets in real files, user-agent and other lines come far
     // fewer: room for that many from the start spares growing the vectors line by line.
@@ -89,8 +90,7 @@ pub(crate) fn parse(
             Quote::NONE,
         );
     }
-    let mut lines = Lines::with_room(data, bom, take(&mut scratch.marks));
-    parser.scratch = Some(scratch);
+    let mut lines = Lines::with_room(data, bom, marks);
     parser.check_encoding(data, lines.ascii());
     for line in lines.by_ref() {
         parser.robots.lines = line.number;
