@@ -31,8 +31,8 @@ type LineOfKind = fn(usize) -> String;
 
 /// The kinds of line `-- kinds` times: a name, and the `i`th line of that kind. Each file
 /// opens with `User-agent: *` and holds [`KIND_LINES`] of one kind (the user-agent lines
-/// are then followed by one rule, so that they make a group). The lines are shaped as
-/// the corpus's commonest of their kind.
+/// are then followed by one rule, so that they make a group). Each kind's line is one
+/// plain example of it: real files' lines vary.
 const KINDS: [(&str, LineOfKind); 6] = [
     ("rule", |i| {
         format!("Disallow: /catalog/product-{i}/reviews.html")
