@@ -155,6 +155,18 @@ fn summary(times: &[Vec<f64>], i: usize) -> (f64, f64, f64) {
     (typical, mine[0], median(&mut ratios))
 }
 
+/// Each contender's name, what `show` makes of its median pass, and its median ratio,
+/// in one line.
+fn cells(contenders: &[Contender<'_>], times: &[Vec<f64>], show: impl Fn(f64) -> String) -> String {
+    let cells: Vec<String> = (0..contenders.len())
+        .map(|i| {
+            let (typical, _, ratio) = summary(times, i);
+            format!("{} {} {ratio:.2}x", contenders[i].0, show(typical))
+        })
+        .collect();
+    cells.join(", ")
+}
+
 /// What a run measures.
 #[derive(PartialEq)]
 enum Mode {
@@ -195,7 +207,7 @@ fn main() {
     let (_, files) = corpus::fair_files(&corpus, "ratios");
     let mut cpp = GoogleCpp::load();
     if mode == Mode::Sizes {
-        let mut by_size: Vec<usize> = files.into_iter().collect();
+        let mut by_size = files;
         by_size.sort_by_key(|&f| std::cmp::Reverse(corpus.files[f].bytes.len()));
         println!(
             "parse by file size, {rounds} rounds: the files ranked by size, largest first, \
@@ -207,18 +219,13 @@ fn main() {
             let bytes = corpus.total_bytes(group.iter().copied().collect());
             let mut contenders = contenders(&corpus, group, cpp.as_mut());
             let times = rounds_of(&mut contenders, rounds);
-            let cells: Vec<String> = (0..contenders.len())
-                .map(|i| {
-                    let (typical, _, ratio) = summary(&times, i);
-                    let rate = bytes as f64 / typical / 1e6;
-                    format!("{} {rate:.0} MB/s {ratio:.2}x", contenders[i].0)
-                })
-                .collect();
+            let rates = cells(&contenders, &times, |typical| {
+                format!("{:.0} MB/s", bytes as f64 / typical / 1e6)
+            });
             println!(
-                "  files {}..{} ({bytes} bytes): {}",
+                "  files {}..{} ({bytes} bytes): {rates}",
                 ranks[0],
                 ranks[0] + group.len(),
-                cells.join(", ")
             );
         }
         return;
@@ -273,16 +280,9 @@ fn by_kind(rounds: usize) {
         let times = rounds_of(&mut contenders, rounds);
         let per_line = 1e9 / (KIND_PASSES * KIND_LINES) as f64;
         let octets = corpus.files[0].bytes.len() / KIND_LINES;
-        let cells: Vec<String> = (0..contenders.len())
-            .map(|i| {
-                let (typical, _, ratio) = summary(&times, i);
-                format!(
-                    "{} {:.1} ns {ratio:.2}x",
-                    contenders[i].0,
-                    typical * per_line
-                )
-            })
-            .collect();
-        println!("  {kind:<14} ({octets:>2} octets): {}", cells.join(", "));
+        let costs = cells(&contenders, &times, |typical| {
+            format!("{:.1} ns", typical * per_line)
+        });
+        println!("  {kind:<14} ({octets:>2} octets): {costs}");
     }
 }
