@@ -13,10 +13,10 @@ use crate::normalize::query_delimiter_escape;
 /// path's query unless it holds the `?` itself; after its first `?` it was normalised as
 /// a query.
 pub(crate) fn query_escapes(pattern: &[u8]) -> bool {
-    let Some(star) = crate::swar::find(pattern, b'*') else {
+    let Some(star) = crate::find::find(pattern, b'*') else {
         return false;
     };
-    let query = crate::swar::find(pattern, b'?').unwrap_or(pattern.len());
+    let query = crate::find::find(pattern, b'?').unwrap_or(pattern.len());
     let zone = pattern.get(star..query).unwrap_or_default();
     memchr::memchr_iter(b'%', zone).any(|i| query_delimiter_escape(&zone[i..]).is_some())
 }

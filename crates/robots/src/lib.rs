@@ -257,6 +257,7 @@ mod differences;
 mod directive;
 mod embargo;
 mod explain;
+mod find;
 mod finding;
 mod group;
 #[cfg(target_arch = "x86_64")]

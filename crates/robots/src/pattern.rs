@@ -17,7 +17,7 @@ use crate::octet_mask::byte_mask;
 /// the last one stopped, so the cost is one pass over the path per pattern.
 pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8]) -> bool {
     // Only a wildcard pattern is searched for its `*`: most patterns are literal.
-    let star = match wildcard.then(|| crate::swar::find(pattern, b'*')).flatten() {
+    let star = match wildcard.then(|| crate::find::find(pattern, b'*')).flatten() {
         Some(star) => star,
         None if anchored => return crate::swar::same(path, pattern),
         None => return crate::swar::starts_with(path, pattern),
@@ -29,7 +29,7 @@ pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8
     }
     let mut pos = first.len();
     loop {
-        match crate::swar::find(rest, b'*') {
+        match crate::find::find(rest, b'*') {
             Some(next) => {
                 let segment = &rest[..next];
                 match find(&path[pos..], segment) {

@@ -1,7 +1,7 @@
 //! The part of a URL that rules are matched against: path, params and query, without
 //! the fragment (RFC 9309 §2.2.2), read the way Google's `GetPathParamsQuery` reads it.
 
-use crate::swar::find_any;
+use crate::find::find_any;
 
 /// The URL from where its path starts (at `/`, `?` or `;`), fragment included, for an
 /// absolute URL (`https://host/p?q#f`), a network-path reference (`//host/p`) or a path
@@ -43,13 +43,13 @@ pub(crate) fn from_path(url: &[u8], skip_userinfo: bool) -> Option<&[u8]> {
 
 /// A path without its fragment.
 pub(crate) fn without_fragment(path: &[u8]) -> &[u8] {
-    &path[..crate::swar::find(path, b'#').unwrap_or(path.len())]
+    &path[..crate::find::find(path, b'#').unwrap_or(path.len())]
 }
 
 /// A path up to its first NUL octet, as Google's matcher sees it: it hands the path to
 /// its rules as a C string, so a NUL ends it (see `Behaviour::nul_ends_path`).
 pub(crate) fn before_nul(path: &[u8]) -> &[u8] {
-    &path[..crate::swar::find(path, 0).unwrap_or(path.len())]
+    &path[..crate::find::find(path, 0).unwrap_or(path.len())]
 }
 
 #[cfg(test)]

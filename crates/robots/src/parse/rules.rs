@@ -34,7 +34,7 @@ impl Parser {
         let dollar = if facts.no_inner_dollar {
             None
         } else {
-            crate::swar::find(value, b'$').filter(|&d| d + 1 < value.len())
+            crate::find::find(value, b'$').filter(|&d| d + 1 < value.len())
         };
         if let Some(dollar) = dollar {
             self.report(
@@ -85,7 +85,7 @@ impl Parser {
                 };
                 let wildcard = facts
                     .wildcard
-                    .unwrap_or_else(|| crate::swar::find(text, b'*').is_some());
+                    .unwrap_or_else(|| crate::find::find(text, b'*').is_some());
                 // Only a wildcard value that normalising changed (one holding a `%`) can
                 // hold such an escape; Google compares escapes as written.
                 let across_query = wildcard
@@ -208,7 +208,7 @@ impl Parser {
             across_query: false,
         };
         let text = self.robots.text(pattern);
-        let rule = RuleLine::new(parts, text, crate::swar::find(text, b'*').is_some());
+        let rule = RuleLine::new(parts, text, crate::find::find(text, b'*').is_some());
         self.push(group, rule);
     }
 
