@@ -285,12 +285,16 @@ impl RuleLine {
         (self.bits & LENGTH) + u32::from(self.anchored())
     }
 
-    /// The order a group's rules are kept in, as one number: the most specific first,
-    /// allows before disallows, then file order, which `place` (the rule's index among
-    /// its group's rules as written) gives and the low 32 bits keep.
+    /// The order a group's rules are kept in, but for file order, as one number: the most
+    /// specific first, then allows before disallows. Under 2<sup>28</sup>.
+    pub fn rank_key(&self) -> u32 {
+        (LENGTH + 1 - self.specificity()) << 1 | u32::from(!self.kind().allows())
+    }
+
+    /// [`RuleLine::rank_key`] with file order, as one number: `place` (the rule's index
+    /// among its group's rules as written) in the low 32 bits.
     pub fn rank(&self, place: u32) -> u64 {
-        let less_specific = u64::from(LENGTH + 1 - self.specificity());
-        less_specific << 33 | u64::from(!self.kind().allows()) << 32 | u64::from(place)
+        u64::from(self.rank_key()) << 32 | u64::from(place)
     }
 }
 

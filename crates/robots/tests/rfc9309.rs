@@ -131,8 +131,8 @@ fn sec_2_2_2_longest_match_wins() {
     assert_eq!(verdict(file, "Bot", "/p/private/ok/1"), (true, Some(4)));
 }
 
-/// A big group, whose rules are put in order by radix: lengths from 2 to 400 octets in
-/// a scrambled order, and ties between an allow and a disallow.
+/// A big group, whose rules are put in order by counting them into buckets: lengths
+/// from 2 to 400 octets in a scrambled order, and ties between an allow and a disallow.
 #[test]
 fn sec_2_2_2_longest_match_wins_in_a_group_of_hundreds() {
     let mut file = String::from("User-agent: *\n");
