@@ -25,9 +25,11 @@ impl Sink for Vec<u8> {
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 fn push_escaped(out: &mut impl Sink, byte: u8) {
-    out.push(b'%');
-    out.push(HEX[usize::from(byte >> 4)]);
-    out.push(HEX[usize::from(byte & 0xF)]);
+    out.extend(&[
+        b'%',
+        HEX[usize::from(byte >> 4)],
+        HEX[usize::from(byte & 0xF)],
+    ]);
 }
 
 fn hex_value(b: u8) -> Option<u8> {
