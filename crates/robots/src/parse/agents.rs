@@ -107,7 +107,6 @@ impl Parser {
         // written as if it were a pattern) leaves the crawler to the `*` groups; Google's
         // matcher reads only the letters before it.
         let wildcard = outside_rfc && !alpha && token_text.contains(&b'*');
-        let quote = self.quote_stored(value, value_span, token.len);
         if with_version {
             let quote = self.quote_stored(value, value_span, name_len as u32);
             self.report(
@@ -119,6 +118,7 @@ impl Parser {
             );
         }
         if outside_rfc {
+            let quote = self.quote_stored(value, value_span, token.len);
             self.report(
                 if wildcard {
                     Code::AgentWithWildcard
