@@ -15,12 +15,23 @@ use crate::octet_mask::byte_mask;
 /// assignment of segments works, the greedy one does. With `$`, the last segment must end
 /// the path instead, which only needs it to fit after the others. Each search starts where
 /// the last one stopped, so the cost is one pass over the path per pattern.
+///
+/// A literal pattern, most rules', is compared inline, where a check tries its rules: in
+/// a call, a check near the corpus's median took 720 instructions against 705.
+#[inline(always)]
 pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8]) -> bool {
-    // Only a wildcard pattern is searched for its `*`: most patterns are literal.
-    let star = match wildcard.then(|| crate::find::find(pattern, b'*')).flatten() {
-        Some(star) => star,
-        None if anchored => return crate::swar::same(path, pattern),
-        None => return crate::swar::starts_with(path, pattern),
+    match (wildcard, anchored) {
+        (false, false) => crate::swar::starts_with(path, pattern),
+        (false, true) => crate::swar::same(path, pattern),
+        (true, _) => matches_wildcard(pattern, anchored, path),
+    }
+}
+
+/// [`matches`] for a pattern that holds a `*`.
+#[inline(never)]
+fn matches_wildcard(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
+    let Some(star) = crate::find::find(pattern, b'*') else {
+        return matches(pattern, false, anchored, path);
     };
     let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
     // Not `swar::starts_with` here: inlined as well, it pushed `find` out of line.
