@@ -165,38 +165,94 @@ impl Robots {
         embargo_active: bool,
     ) -> Option<(&'s RuleLine, bool)> {
         let mut path = Candidate::new(path);
-        let mut may_match = |rule: &RuleLine| path.may_match(self, rule);
+        // One group, as for most checks: its decider, with nothing to merge. Scanned
+        // apart, its loop over rules holds the path in registers and tests no floor:
+        // 11 instructions per rule ruled out, against 17 in the loop for every case.
+        if let Some(group) = chosen.only() {
+            let rules = self.group_rules(&self.groups[group]);
+            return self.group_decider(rules, &mut path, 0, embargo_active);
+        }
+        self.merged_decider(chosen, agent, &mut path, embargo_active)
+    }
+
+    /// [`Robots::decider`] of several groups, merged: each group's decider, then the
+    /// better of them ([`merge`]). Inlined too: called, it cost a check of two groups
+    /// (11550.txt) 919 instructions against 889.
+    #[inline(always)]
+    fn merged_decider<'s>(
+        &'s self,
+        chosen: &Chosen,
+        agent: &Agent,
+        path: &mut Candidate<'_>,
+        embargo_active: bool,
+    ) -> Option<(&'s RuleLine, bool)> {
         let mut best: Option<(&'s RuleLine, bool)> = None;
         self.for_each_chosen(chosen, agent, |_, group| {
-            let mut found: Option<(&'s RuleLine, bool)> = None;
-            for rule in self.group_rules(group) {
-                if let Some((first, tie)) = &mut found {
-                    // Only a disallow as long as an allow can still matter: it ties.
-                    if rule.specificity() < first.specificity() || !first.kind().allows() {
-                        break;
-                    }
-                    if !rule.kind().allows() && may_match(rule) {
-                        *tie = true;
-                        break;
-                    }
-                    continue;
-                }
-                if best.is_some_and(|(b, _)| rule.specificity() < b.specificity()) {
-                    break;
-                }
-                // Embargo-allow lines count only under an embargo; they are rare, so the
-                // filter goes first.
-                if may_match(rule) && (embargo_active || rule.kind() != RuleKind::EmbargoAllow) {
-                    found = Some((rule, false));
-                }
+            // A rule less specific than the best so far cannot decide.
+            let floor = best.map_or(0, |(b, _)| b.specificity());
+            let rules = self.group_rules(group);
+            if let Some(found) = self.group_decider(rules, path, floor, embargo_active) {
+                best = Some(best.map_or(found, |b| merge(b, found)));
             }
-            best = match (best, found) {
-                (b, None) => b,
-                (None, f) => f,
-                (Some(b), Some(f)) => Some(merge(b, f)),
-            };
         });
         best
+    }
+
+    /// The decider of one group's `rules`, if one at least `floor` specific matches, and
+    /// whether a disallow as long as it also matched (so that an allow won a tie).
+    #[inline(always)]
+    fn group_decider<'s>(
+        &self,
+        rules: &'s [RuleLine],
+        path: &mut Candidate<'_>,
+        floor: u32,
+        embargo_active: bool,
+    ) -> Option<(&'s RuleLine, bool)> {
+        let at = self.first_match(rules, path, floor, embargo_active)?;
+        let rule = &rules[at];
+        if !rule.kind().allows() {
+            return Some((rule, false));
+        }
+        // Only a disallow as long as an allow can still matter: it ties. A loop, not
+        // `take_while` and `any`, which were left out of line.
+        for other in &rules[at + 1..] {
+            if other.specificity() < rule.specificity() {
+                break;
+            }
+            if !other.kind().allows() && path.may_match(self, other) {
+                return Some((rule, true));
+            }
+        }
+        Some((rule, false))
+    }
+
+    /// Where the first of `rules` (one group's, in rank order) that matches the path is,
+    /// among those at least `floor` specific. Embargo-allow lines count only under an
+    /// embargo; they are rare, so the match is tried first. Inlined: with a floor of 0,
+    /// as for a lone group, the test of each rule's specificity is compiled away.
+    #[inline(always)]
+    fn first_match(
+        &self,
+        rules: &[RuleLine],
+        path: &mut Candidate<'_>,
+        floor: u32,
+        embargo_active: bool,
+    ) -> Option<usize> {
+        let text = path.path();
+        for (at, rule) in rules.iter().enumerate() {
+            if floor > 0 && rule.specificity() < floor {
+                return None;
+            }
+            let hit = if rule.wildcard() {
+                path.wildcard_may_match(self, rule)
+            } else {
+                literal_may_match(self, rule, text)
+            };
+            if hit && (embargo_active || rule.kind() != RuleKind::EmbargoAllow) {
+                return Some(at);
+            }
+        }
+        None
     }
 
     pub(crate) fn rule_matches(&self, rule: &RuleLine, path: &[u8]) -> bool {
@@ -235,20 +291,29 @@ impl<'p> Candidate<'p> {
         *self.mask.get_or_insert_with(|| byte_mask(self.path))
     }
 
+    /// The path itself.
+    pub(crate) fn path(&self) -> &'p [u8] {
+        self.path
+    }
+
     /// Whether `rule` matches the path, ruling most rules out first by their filter.
     /// Always inlined into the scan of a group's rules: left to the compiler, it was
     /// called out of line, and the corpus checks took 12% more time.
     #[inline(always)]
     pub(crate) fn may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
         if rule.wildcard() {
-            rule.filter.octets_in(self.mask())
-                && self.has_pairs_of(rule)
-                && robots.rule_matches(rule, self.path)
+            self.wildcard_may_match(robots, rule)
         } else {
-            rule.filter
-                .may_start(self.path, rule.pattern().len as usize)
-                && robots.rule_matches(rule, self.path)
+            literal_may_match(robots, rule, self.path)
         }
+    }
+
+    /// [`Candidate::may_match`] for a wildcard rule.
+    #[inline(always)]
+    fn wildcard_may_match(&mut self, robots: &Robots, rule: &RuleLine) -> bool {
+        rule.filter.octets_in(self.mask())
+            && self.has_pairs_of(rule)
+            && robots.rule_matches(rule, self.path)
     }
 
     /// Whether the path holds the octet pairs a wildcard rule needs: in a long path, most
@@ -261,6 +326,14 @@ impl<'p> Candidate<'p> {
                 .get_or_insert_with(|| PairSet::of(self.path))
                 .contains_all(&rule.filter.pairs())
     }
+}
+
+/// [`Candidate::may_match`] for a literal rule, which needs none of what a candidate
+/// finds out about its path: given the path itself, which a scan of rules then holds
+/// in a register rather than reading it again after every call a wildcard rule makes.
+#[inline(always)]
+fn literal_may_match(robots: &Robots, rule: &RuleLine, path: &[u8]) -> bool {
+    rule.filter.may_start(path, rule.pattern().len as usize) && robots.rule_matches(rule, path)
 }
 
 /// The better of two groups' deciders: the longer; at equal length an allow (which then

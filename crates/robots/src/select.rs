@@ -45,6 +45,11 @@ pub(crate) struct Chosen {
 }
 
 impl Chosen {
+    /// The one chosen group, if exactly one was chosen.
+    pub fn only(&self) -> Option<usize> {
+        (self.count() == 1).then_some(self.few[0] as usize)
+    }
+
     fn count(&self) -> usize {
         match self.selection {
             Selection::Named { groups } | Selection::Global { groups } => groups,

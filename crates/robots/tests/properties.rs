@@ -1,6 +1,7 @@
 //! Property tests of the engine (proptest): no panic on any bytes, verdicts independent
 //! of line-ending style, matching that agrees with a reference dynamic-programming
-//! wildcard matcher and stays linear on pathological patterns, RFC 9309 normalisation of
+//! wildcard matcher and stays linear on pathological patterns, deciders of merged groups
+//! that agree with the reference's longest match, RFC 9309 normalisation of
 //! unreserved escapes, URL versus path-only checks agreeing, and `Tokens` reading the
 //! lines the parse reads.
 
@@ -205,6 +206,27 @@ fn small_pattern() -> impl Strategy<Value = Vec<u8>> {
         .prop_map(|(start, rest)| {
             let mut pattern = start.to_vec();
             pattern.extend(rest);
+            pattern
+        })
+}
+
+/// A non-empty pattern over `a`, `b`, `/` and `*`, which normalising leaves alone in both
+/// profiles, sometimes ending in `$`: its length is its specificity.
+fn decider_pattern() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("/"), Just("*"), Just("/a")],
+        proptest::collection::vec(
+            prop_oneof![Just('a'), Just('b'), Just('/'), Just('*')],
+            0..5,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(|(start, rest, dollar)| {
+            let mut pattern: String = start.to_owned();
+            pattern.extend(rest);
+            if dollar {
+                pattern.push('$');
+            }
             pattern
         })
 }
@@ -421,6 +443,63 @@ proptest! {
             );
             let line = v.decided_by().map(|r| r.line());
             prop_assert_eq!(line, Some(if expected { 3 } else { 2 }));
+        }
+    }
+
+    /// Over groups merged for a crawler (those naming it, else the `*` ones), the rule
+    /// that decides is the reference's: among the rules that match, the longest pattern
+    /// (a final `$` counted), an allow at equal length (which then won a tie if a
+    /// disallow as long matched too), else the earlier line; no match allows.
+    #[test]
+    fn merged_groups_decide_like_the_reference(
+        groups in proptest::collection::vec(
+            (
+                0usize..3,
+                proptest::collection::vec((any::<bool>(), decider_pattern()), 1..6),
+            ),
+            1..5,
+        ),
+        path in small_path(),
+    ) {
+        const NAMES: [&str; 3] = ["*", "ExampleBot", "OtherBot"];
+        let mut body = String::new();
+        // Each rule with its line, kind and pattern, by group.
+        let mut rules = Vec::new();
+        let mut line = 0u32;
+        for (name, group) in &groups {
+            body.push_str(&format!("User-agent: {}\n", NAMES[*name]));
+            line += 1;
+            for (allow, pattern) in group {
+                let kind = if *allow { "Allow" } else { "Disallow" };
+                body.push_str(&format!("{kind}: {pattern}\n"));
+                line += 1;
+                rules.push((*name, line, *allow, pattern.clone()));
+            }
+        }
+        let named = rules.iter().any(|&(name, ..)| name == 1);
+        let chosen = |name: usize| if named { name == 1 } else { name == 0 };
+        let matching: Vec<_> = rules
+            .iter()
+            .filter(|(name, .., pattern)| {
+                chosen(*name) && reference_matches(pattern.as_bytes(), &path)
+            })
+            .collect();
+        let best = matching
+            .iter()
+            .max_by_key(|&&(_, line, allow, pattern)| {
+                (pattern.len(), *allow, std::cmp::Reverse(*line))
+            });
+        let agent = Agent::new("ExampleBot").unwrap();
+        for profile in PROFILES {
+            let robots = parse(body.as_bytes(), profile);
+            let v = robots.check_bytes(&agent, &path);
+            let context = format!("{profile:?}\n{body}path {}", String::from_utf8_lossy(&path));
+            prop_assert_eq!(v.decided_by().map(|r| r.line()), best.map(|b| b.1), "{}", context);
+            prop_assert_eq!(v.allowed(), best.is_none_or(|b| b.2), "{}", context);
+            let tie = best.is_some_and(|&&(_, _, allow, ref pattern)| {
+                allow && matching.iter().any(|m| !m.2 && m.3.len() == pattern.len())
+            });
+            prop_assert_eq!(v.reason() == robots::Reason::TieWonByAllow, tie, "{}", context);
         }
     }
 
