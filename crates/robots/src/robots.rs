@@ -274,6 +274,13 @@ impl RuleLine {
         self.bits & INERT != 0
     }
 
+    /// A literal pattern of at most eight octets, not anchored, that may match: its
+    /// filter then holds all of it, so a path its filter passes matches it (see
+    /// [`Filter::may_start`]). One comparison, since the flags lie above the length.
+    pub fn short_prefix(&self) -> bool {
+        self.bits & (WILDCARD | INERT | ANCHORED | LENGTH) <= 8
+    }
+
     /// The pattern holds a `*`.
     pub fn wildcard(&self) -> bool {
         self.bits & WILDCARD != 0
