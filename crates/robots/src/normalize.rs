@@ -160,6 +160,12 @@ pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
         }
         if must_escape(b) || is_special_literal(b, role) {
             push_escaped(out, b);
+            // Octets from 0x80 up come in runs (a UTF-8 sequence, a Latin-1 word): the
+            // rest of the run is escaped here, without a search for where it ends.
+            while let Some(&next) = input.get(i + 1).filter(|&&next| next >= 0x80) {
+                push_escaped(out, next);
+                i += 1;
+            }
         } else {
             if b == b'?' {
                 in_query = true;
@@ -342,6 +348,15 @@ mod tests {
             assert_eq!(out, s, "rfc_is_normal is wrong for {s:?}");
         }
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn runs_of_octets_from_0x80_are_escaped_whole() {
+        assert_eq!(rfc(b"/caf\xC3\xA9"), "/caf%C3%A9");
+        assert_eq!(rfc(b"/\xE9t\xE9\xFF/x"), "/%E9t%E9%FF/x");
+        // A run after an octet escaped for another reason, and one that ends at a `%`.
+        assert_eq!(rfc(b"/a \xC3\xA9%41"), "/a%20%C3%A9A");
+        assert_eq!(rfc(b"/*\x80"), "/%2A%80");
     }
 
     proptest::proptest! {
