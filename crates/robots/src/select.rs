@@ -218,9 +218,12 @@ impl Robots {
     /// given (so an empty name matches an empty token); RFC 9309 compares product
     /// tokens, and an empty token names nobody.
     fn names(&self, token: Span, agent: &Agent) -> bool {
-        let token = self.text(token);
-        (self.behaviour.alpha_agent_tokens || !token.is_empty())
-            && token.eq_ignore_ascii_case(self.compared_name(agent))
+        // Lengths first, from the line itself: most lines of a group that names the
+        // agent's bit name another crawler, and are ruled out without reading a name.
+        let name = self.compared_name(agent);
+        token.len as usize == name.len()
+            && (self.behaviour.alpha_agent_tokens || !name.is_empty())
+            && crate::swar::same_ignoring_case(self.text(token), name)
     }
 
     /// What user-agent lines are compared with: the name as given (Google) or the
