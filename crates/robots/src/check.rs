@@ -9,7 +9,7 @@ use crate::pattern::{matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
 use crate::url::{before_nul, from_path, without_fragment};
-use crate::value_scan::path_is_plain;
+use crate::value_scan::scan_path;
 use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 
 impl Robots {
@@ -376,11 +376,16 @@ pub(crate) fn match_path<'p>(
     // The usual URL, found in one pass: a path without fragment that normalising leaves
     // alone (so without NUL, in RFC 9309). Google's NUL is looked for apart: a test for
     // it in this pass cost RFC 9309 checks 3% of their time.
-    if !needs_slash && path_is_plain(rest, normalise) {
+    let scan = scan_path(rest, normalise);
+    if !needs_slash && scan.plain {
         return if nul_ends { before_nul(rest) } else { rest };
     }
     // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.
-    let mut path = without_fragment(rest);
+    let mut path = if scan.fragment {
+        without_fragment(rest)
+    } else {
+        rest
+    };
     if nul_ends {
         path = before_nul(path);
     }

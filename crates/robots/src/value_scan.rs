@@ -33,12 +33,32 @@ enum Flagging {
 }
 
 /// Whether the octets of a value hold what [`Flagging`] flags: one that may change, a
-/// `$`, a `*` (in RFC 9309, `$` is one that may change).
+/// [`Flagging::marker`], a `*` (in RFC 9309, `$` is one that may change).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Found {
     changes: bool,
-    dollar: bool,
+    marker: bool,
     star: bool,
+}
+
+impl Flagging {
+    /// The octet a scan looks for besides: a value's `$`, a path's `#`.
+    const fn marker(self) -> u8 {
+        match self {
+            Flagging::Rfc | Flagging::Google => b'$',
+            Flagging::RfcPath | Flagging::GooglePath => b'#',
+        }
+    }
+}
+
+/// What one pass over a checked path tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PathScan {
+    /// A check may match the path as it is: it holds no `#` and, where the profile
+    /// normalises paths, no octet [`may_change`].
+    pub plain: bool,
+    /// It holds a `#`, which starts its fragment.
+    pub fragment: bool,
 }
 
 /// [`rfc_is_normal`] for a rule's value, and whether it holds a `*`, in one pass. The
@@ -52,16 +72,22 @@ pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
     }
 }
 
-/// Whether a check may match `path` (a URL from its path on) as it is: it holds no `#`
-/// and, where the profile `normalise`s paths, no octet [`may_change`]. In one pass, as
-/// a rule's value is scanned: against one octet at a time, that takes 1.5% off the
-/// corpus's check instructions, and 3% off a typical check's.
-pub(crate) fn path_is_plain(path: &[u8], normalise: bool) -> bool {
+/// Whether a check may match `path` (a URL from its path on) as it is, and whether it
+/// holds a fragment, where the profile `normalise`s paths or not. In one pass, as a
+/// rule's value is scanned: against one octet at a time, that takes 1.5% off the
+/// corpus's check instructions, and 3% off a typical check's; and a path to normalise
+/// without a fragment is not searched again for one (a check near the corpus's median
+/// took 638 instructions that way, against 620).
+pub(crate) fn scan_path(path: &[u8], normalise: bool) -> PathScan {
     // Each call's flagging is a constant, so that its classes are compiled apart.
-    if normalise {
-        !scan(path, Flagging::RfcPath).changes
+    let found = if normalise {
+        scan(path, Flagging::RfcPath)
     } else {
-        !scan(path, Flagging::GooglePath).changes
+        scan(path, Flagging::GooglePath)
+    };
+    PathScan {
+        plain: !found.changes,
+        fragment: found.marker,
     }
 }
 
@@ -72,7 +98,7 @@ pub(crate) fn google_scan_pattern(input: &[u8]) -> PatternScan {
     let found = scan(input, Flagging::Google);
     PatternScan {
         unchanged: !found.changes,
-        dollar: found.dollar,
+        dollar: found.marker,
         wildcard: found.star,
     }
 }
@@ -89,7 +115,7 @@ fn one_at_a_time(input: &[u8], flagging: Flagging) -> Found {
     };
     input.iter().fold(Found::default(), |found, &b| Found {
         changes: found.changes | changes(b),
-        dollar: found.dollar | (b == b'$'),
+        marker: found.marker | (b == flagging.marker()),
         star: found.star | (b == b'*'),
     })
 }
@@ -146,7 +172,7 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
                 ),
                 Flagging::GooglePath => eq(v, b'#'),
             };
-            [changes, eq(v, b'$'), eq(v, b'*')]
+            [changes, eq(v, flagging.marker()), eq(v, b'*')]
         };
         let or = |a: [__m128i; 3], b: [__m128i; 3]| {
             [
@@ -167,7 +193,7 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
         let any = |v: __m128i| _mm_movemask_epi8(v) != 0;
         Found {
             changes: any(found[0]),
-            dollar: any(found[1]),
+            marker: any(found[1]),
             star: any(found[2]),
         }
     }
@@ -198,7 +224,8 @@ mod tests {
         }
 
         /// A path is plain, as a check reads it, where no octet is `#` nor, where the
-        /// profile normalises paths, one that normalising may change.
+        /// profile normalises paths, one that normalising may change; it has a fragment
+        /// where an octet is `#`.
         #[test]
         fn a_plain_path_holds_no_fragment_and_nothing_to_normalise(
             s in proptest::collection::vec(proptest::sample::select(EDGES.to_vec()), 0..70),
@@ -208,7 +235,11 @@ mod tests {
                 for normalise in [true, false] {
                     let flagged = |b: u8| (b == b'#') | (normalise & may_change(b, Role::Path));
                     let plain = !path.iter().any(|&b| flagged(b));
-                    proptest::prop_assert_eq!(path_is_plain(&path, normalise), plain);
+                    let fragment = path.contains(&b'#');
+                    proptest::prop_assert_eq!(
+                        scan_path(&path, normalise),
+                        PathScan { plain, fragment }
+                    );
                 }
             }
         }
