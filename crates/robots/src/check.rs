@@ -238,6 +238,8 @@ impl Robots {
         floor: u32,
         embargo_active: bool,
     ) -> Option<usize> {
+        // `Candidate::may_match` split here, so that literal rules read the path from
+        // `text`, a local, not from the candidate a wildcard rule's calls may change.
         let text = path.path();
         for (at, rule) in rules.iter().enumerate() {
             if floor > 0 && rule.specificity() < floor {
