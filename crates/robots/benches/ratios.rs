@@ -301,8 +301,7 @@ fn by_kind(rounds: usize) {
     });
     let (costs, _) = time_lines("mixed", lines, true, rounds, &mut cpp);
     println!("  {costs}");
-    let contenders = per_kind[0].len();
-    let alone: Vec<String> = (0..contenders)
+    let alone: Vec<String> = (0..per_kind[0].len())
         .map(|c| {
             let ns: f64 = (0..KINDS.len())
                 .map(|k| next[k] as f64 * per_kind[k][c].1)
