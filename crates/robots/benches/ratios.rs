@@ -269,9 +269,13 @@ fn by_kind(rounds: usize) {
     let mut per_kind = Vec::new();
     for (kind, line) in KINDS {
         let lines = (0..KIND_LINES).map(line);
-        let (costs, typical) = time_lines(kind, lines, kind == "user-agent", rounds, &mut cpp);
-        per_kind.push(typical);
-        println!("  {costs}");
+        per_kind.push(time_lines(
+            kind,
+            lines,
+            kind == "user-agent",
+            rounds,
+            &mut cpp,
+        ));
     }
     // The mixed file: its kinds in the order a fixed pseudo-random sequence picks them,
     // each kind's lines numbered in turn, so that none repeats.
@@ -299,8 +303,7 @@ fn by_kind(rounds: usize) {
         }
         (KINDS[kind].1)(next[kind])
     });
-    let (costs, _) = time_lines("mixed", lines, true, rounds, &mut cpp);
-    println!("  {costs}");
+    time_lines("mixed", lines, true, rounds, &mut cpp);
     let alone: Vec<String> = (0..per_kind[0].len())
         .map(|c| {
             let ns: f64 = (0..KINDS.len())
@@ -318,15 +321,15 @@ fn by_kind(rounds: usize) {
 
 /// Times the contenders on a file of `User-agent: *` and `lines` (and a rule after them,
 /// if `close`, so that trailing user-agent lines make a group), [`KIND_PASSES`] parses a
-/// round: the line `-- kinds` prints for it, and each contender's name and time per line
-/// at its median pass.
+/// round. Prints the line `-- kinds` gives it, and gives each contender's name and time
+/// per line at its median pass.
 fn time_lines(
     kind: &str,
     lines: impl Iterator<Item = String>,
     close: bool,
     rounds: usize,
     cpp: &mut Option<GoogleCpp>,
-) -> (String, Vec<(String, f64)>) {
+) -> Vec<(String, f64)> {
     let mut text = String::from("User-agent: *\n");
     for line in lines {
         text.push_str(&line);
@@ -352,8 +355,8 @@ fn time_lines(
     let costs = cells(&contenders, &times, |typical| {
         format!("{:.1} ns", typical * per_line)
     });
-    let typical = (0..contenders.len())
+    println!("  {kind:<14} ({octets:>2} octets): {costs}");
+    (0..contenders.len())
         .map(|i| (contenders[i].0.clone(), summary(&times, i).0 * per_line))
-        .collect();
-    (format!("{kind:<14} ({octets:>2} octets): {costs}"), typical)
+        .collect()
 }
