@@ -191,7 +191,7 @@ impl CdxLine {
             filename: e.file.clone(),
             embargo_until: match access {
                 crate::Access::Released | crate::Access::Embargoed => {
-                    e.embargo_until.map(|t| t.rfc3339())
+                    e.withheld_until().map(|t| t.rfc3339())
                 }
                 _ => None,
             },
@@ -232,9 +232,16 @@ pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String,
         KeyMatch::Prefixes(prefixes) => prefixes
             .into_iter()
             .map(|prefix| {
-                let p = bind(prefix.into());
-                // The range lets the key index find the start; the substring ends it.
-                format!("(r.urlkey >= {p} AND substr(r.urlkey, 1, length({p})) = {p})")
+                // A closed range of the key index, so that a prefix with few or no keys
+                // costs a few steps, not a walk over every key after it. Text compares
+                // octet by octet, and no UTF-8 holds 0xFF, so every key starting with
+                // the prefix sorts below the prefix followed by that octet (bound as a
+                // blob and cast, since it is not UTF-8).
+                let mut end = prefix.clone().into_bytes();
+                end.push(0xFF);
+                let end = bind(Value::Blob(end));
+                let start = bind(prefix.into());
+                format!("(r.urlkey >= {start} AND r.urlkey < CAST({end} AS TEXT))")
             })
             .collect::<Vec<_>>()
             .join(" OR "),
