@@ -3,10 +3,6 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-
 use common::*;
 use robots_archive::{Archive, Request, Server};
 
@@ -325,39 +321,6 @@ fn bad_requests_get_clear_answers() {
     assert!(String::from_utf8_lossy(&r.body).contains("not in this archive"));
     assert_eq!(get(&archive, "/elsewhere", "text/html", at).status, 404);
     assert_eq!(get(&archive, "/", "text/html", at).status, 200);
-}
-
-/// The head and the body of the answer to `GET target` from a server at `addr`, as the
-/// octets sent.
-fn answer_on_the_wire(addr: SocketAddr, target: &str) -> (Vec<u8>, Vec<u8>) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = Vec::new();
-    s.read_to_end(&mut answer).unwrap();
-    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let body = answer.split_off(end + 4);
-    answer.truncate(end);
-    (answer, body)
-}
-
-/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
-fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
-    answer_on_the_wire(addr, target).0
-}
-
-/// The value of field `name` in a head, as octets.
-fn field<'a>(head: &'a [u8], name: &str) -> Option<&'a [u8]> {
-    head.split(|&b| b == b'\n').find_map(|line| {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let (n, v) = line.split_at(line.iter().position(|&b| b == b':')?);
-        n.eq_ignore_ascii_case(name.as_bytes())
-            .then(|| v[1..].trim_ascii())
-    })
 }
 
 #[test]
