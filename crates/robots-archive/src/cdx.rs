@@ -588,4 +588,79 @@ mod tests {
         assert_eq!(percent_decode("a+b"), "a b");
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
     }
+
+    /// An index of `n` captures of `http://b.test/<i>`, written directly.
+    fn index_of(dir: &std::path::Path, n: usize) -> Index {
+        let index = Index::open(dir, true).unwrap();
+        index
+            .conn
+            .execute(
+                "INSERT INTO files (id, name, sha1, source, size) VALUES (1, 'f', 's', 'f', 0)",
+                [],
+            )
+            .unwrap();
+        // One transaction: a commit per row would sync the file 5,000 times.
+        index.conn.execute_batch("BEGIN").unwrap();
+        for i in 0..n {
+            let url = format!("http://b.test/{i}");
+            index
+                .conn
+                .execute(
+                    "INSERT INTO records (file_id, offset, length, url, urlkey, origin,
+                         captured, status, digest)
+                     VALUES (1, ?1, 1, ?2, ?3, 'http://b.test', 0, 200, 'd')",
+                    rusqlite::params![i, url, surt(&url)],
+                )
+                .unwrap();
+        }
+        index.conn.execute_batch("COMMIT").unwrap();
+        index
+    }
+
+    /// How many thousands of SQLite VM steps the listing for `query` takes.
+    fn cost(index: &Index, query: &str) -> (usize, u32) {
+        let steps = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counter = steps.clone();
+        index.conn.progress_handler(
+            1000,
+            Some(move || {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                false
+            }),
+        );
+        let lines = listing(
+            index,
+            &CdxQuery::parse(query).unwrap(),
+            Timestamp::from_unix(0),
+        )
+        .unwrap()
+        .lines()
+        .count();
+        index.conn.progress_handler(1000, None::<fn() -> bool>);
+        (lines, steps.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// A prefix, host or domain query that selects few keys costs a few steps whatever
+    /// the keys after it: a walk to the end of the index under a query that matches
+    /// nothing would hold a reader for as long as the index is large.
+    #[test]
+    fn queries_read_only_the_keys_they_select() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = index_of(dir.path(), 5_000);
+        for query in [
+            "url=a.test/*",
+            "url=a.test&matchType=host",
+            "url=*.a.test",
+            "url=b.test/nothing*",
+        ] {
+            assert_eq!(cost(&index, query), (0, 0), "{query}");
+        }
+        let (lines, steps) = cost(&index, "url=b.test/4999*");
+        assert_eq!(lines, 1);
+        assert!(steps < 5, "{steps} thousand steps");
+        // The same query on the whole host reads every key: the counting is real.
+        let (lines, steps) = cost(&index, "url=b.test&matchType=host");
+        assert_eq!(lines, 5_000);
+        assert!(steps > 50, "{steps} thousand steps");
+    }
 }

@@ -41,7 +41,11 @@ pub(crate) enum Disclosure {
 }
 
 /// What may leave the archive of `entry` at `at`: the one question replay asks.
-pub(crate) fn disclose(archive: &Archive, entry: &Entry, at: Timestamp) -> Result<Disclosure, Error> {
+pub(crate) fn disclose(
+    archive: &Archive,
+    entry: &Entry,
+    at: Timestamp,
+) -> Result<Disclosure, Error> {
     let access = entry.access(at);
     if access != Access::Released {
         return Ok(Disclosure::Withheld(access));

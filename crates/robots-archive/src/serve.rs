@@ -609,10 +609,13 @@ impl ReplayBody {
                 let read = tokio::task::spawn_blocking(move || {
                     let mut buf = vec![0u8; CHUNK];
                     let n = reader.read(&mut buf);
-                    (reader, n.map(|n| {
-                        buf.truncate(n);
-                        buf
-                    }))
+                    (
+                        reader,
+                        n.map(|n| {
+                            buf.truncate(n);
+                            buf
+                        }),
+                    )
                 })
                 .await;
                 let Ok((back, chunk)) = read else { return };
@@ -666,7 +669,9 @@ impl hyper::body::Body for ReplayBody {
         match &self.kind {
             BodyKind::Full(Some(bytes)) => SizeHint::with_exact(bytes.len() as u64),
             BodyKind::Full(None) => SizeHint::with_exact(0),
-            BodyKind::Stream { length, .. } => length.map_or_else(SizeHint::new, SizeHint::with_exact),
+            BodyKind::Stream { length, .. } => {
+                length.map_or_else(SizeHint::new, SizeHint::with_exact)
+            }
         }
     }
 }
@@ -711,5 +716,43 @@ mod tests {
         assert!(wants_json(Some("text/html;q=0.5, application/json")));
         assert!(!wants_json(Some("*/*")));
         assert!(!wants_json(None));
+    }
+
+    /// A request holding a handle (a long listing, a slow disk) does not make the next
+    /// one wait: each runs on a connection of its own.
+    #[test]
+    fn readers_do_not_wait_on_each_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::create(dir.path(), "ExampleBot").unwrap();
+        let handles = Arc::new(Handles {
+            dir: archive.dir().to_owned(),
+            spare: Mutex::new(vec![archive]),
+        });
+        let (entered, wait_entered) = std::sync::mpsc::channel();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let handles = handles.clone();
+            std::thread::spawn(move || {
+                handles
+                    .with(|_| {
+                        entered.send(()).unwrap();
+                        held.recv_timeout(std::time::Duration::from_secs(10))
+                            .is_ok()
+                    })
+                    .unwrap()
+            })
+        };
+        wait_entered.recv().unwrap();
+        let status = handles
+            .with(|archive| archive.status(Timestamp::now()).map(|s| s.records))
+            .unwrap()
+            .unwrap();
+        assert_eq!(status, 0);
+        release.send(()).unwrap();
+        assert!(
+            busy.join().unwrap(),
+            "the first request was not held to the end"
+        );
+        assert_eq!(handles.spare.lock().unwrap().len(), 2);
     }
 }

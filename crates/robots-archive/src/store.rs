@@ -275,7 +275,10 @@ impl Store {
         file.seek(SeekFrom::Start(entry.offset))
             .map_err(|e| io_error(&path, e))?;
         let mut member = BufReader::new(file.take(entry.length));
-        let gzipped = member.fill_buf().map_err(|e| io_error(&path, e))?.starts_with(&[0x1f, 0x8b]);
+        let gzipped = member
+            .fill_buf()
+            .map_err(|e| io_error(&path, e))?
+            .starts_with(&[0x1f, 0x8b]);
         let input: Box<dyn BufRead + Send> = if gzipped {
             Box::new(BufReader::new(GzDecoder::new(member)))
         } else {

@@ -588,7 +588,10 @@ fn a_revisit_of_a_flagged_original_stays_held_and_is_never_published() {
     assert_eq!(ingest(&mut archive, &crawl).revisits_without_original, 0);
     let visit = archive.captures_of(PAGE).unwrap().remove(0);
     // Released in its own right, withheld for its payload's sake.
-    assert_eq!(visit.own_access(t("2026-05-01T00:00:00Z")), Access::Released);
+    assert_eq!(
+        visit.own_access(t("2026-05-01T00:00:00Z")),
+        Access::Released
+    );
     assert_eq!(visit.access(t("2026-05-01T00:00:00Z")), Access::Disallowed);
     let first = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
     assert_eq!(first.released, 1, "robots.txt only");
@@ -677,7 +680,12 @@ fn a_revisit_never_carries_out_a_payload_its_original_withholds() {
         &[
             site_robots(),
             capture(&news, "2026-01-02T00:00:00Z", 200, b"SECRET-NEWS-BODY"),
-            capture(&private, "2026-01-02T00:00:00Z", 200, b"SECRET-PRIVATE-BODY"),
+            capture(
+                &private,
+                "2026-01-02T00:00:00Z",
+                200,
+                b"SECRET-PRIVATE-BODY",
+            ),
         ],
         1,
     );
@@ -725,7 +733,11 @@ fn a_revisit_never_carries_out_a_payload_its_original_withholds() {
         ] {
             let r = get(&archive, &target, now);
             assert_eq!(r.status, status, "{target}");
-            assert!(!secret(&r.body), "{target}: {}", String::from_utf8_lossy(&r.body));
+            assert!(
+                !secret(&r.body),
+                "{target}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
             assert_eq!(r.header("X-Archive-Access"), Some(access.as_bytes()));
         }
     }
@@ -734,7 +746,10 @@ fn a_revisit_never_carries_out_a_payload_its_original_withholds() {
     let text = String::from_utf8_lossy(&r.body);
     assert!(text.contains("revisit record"), "{text}");
     assert!(text.contains(&news), "{text}");
-    assert_eq!(r.header("X-Embargo-Until"), Some(&b"2026-02-02T00:00:00Z"[..]));
+    assert_eq!(
+        r.header("X-Embargo-Until"),
+        Some(&b"2026-02-02T00:00:00Z"[..])
+    );
 
     // The listing says what replay does.
     let r = get(&archive, "/cdx?url=other.test/copy*&output=json", now);
@@ -743,7 +758,10 @@ fn a_revisit_never_carries_out_a_payload_its_original_withholds() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let access: Vec<&str> = lines.iter().map(|l| l["access"].as_str().unwrap()).collect();
+    let access: Vec<&str> = lines
+        .iter()
+        .map(|l| l["access"].as_str().unwrap())
+        .collect();
     assert_eq!(access, ["embargoed", "disallowed"]);
     assert_eq!(lines[0]["embargo_until"], "2026-02-02T00:00:00Z");
 

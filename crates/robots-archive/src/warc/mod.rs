@@ -4,8 +4,8 @@
 mod reader;
 mod writer;
 
-pub use reader::{Reader, Record};
 pub(crate) use reader::open_block;
+pub use reader::{Reader, Record};
 pub use writer::Writer;
 
 /// Where a record sits in its file: the byte range of its gzip member, or of the record
