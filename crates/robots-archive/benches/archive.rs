@@ -194,7 +194,11 @@ fn keyed_archive(dir: &Path, n: i64) -> std::path::PathBuf {
 fn get(addr: std::net::SocketAddr, target: &str) -> u16 {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET {target} HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut answer = Vec::new();
     s.read_to_end(&mut answer).unwrap();
     String::from_utf8_lossy(&answer[9..12]).parse().unwrap()
@@ -212,8 +216,8 @@ fn cdx(c: &mut Criterion) {
     group.bench_function("a prefix query that selects nothing", |b| {
         b.iter(|| assert!(archive.cdx(&empty, at).unwrap().is_empty()))
     });
-    let server = robots_archive::Server::bind(archive, "127.0.0.1:0".parse().unwrap(), Some(at))
-        .unwrap();
+    let server =
+        robots_archive::Server::bind(archive, "127.0.0.1:0".parse().unwrap(), Some(at)).unwrap();
     let addr = server.local_addr().unwrap();
     std::thread::spawn(move || server.run());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
