@@ -18,6 +18,11 @@
 //! median ratio to ours; then a file of the same lines mixed as the corpus mixes its
 //! kinds ([`MIX`]), beside what its lines cost each kind in a file of its own, so that
 //! what mixing costs is seen apart. These files are made here, so this needs no corpus.
+//!
+//! A corpus run (no `sizes` or `kinds`) also writes its figures as a record,
+//! `docs/measurements/parse-ratios/<UTC time>.json` (date, CPU, command, each contender's
+//! times and ratio), from which `scripts/perf-table` makes the table of
+//! `docs/performance.md`: figures are data, never retyped into prose.
 
 mod corpus;
 
@@ -246,6 +251,7 @@ fn main() {
          throughput at the median, and the median of each round's time over robots-rfc9309's",
         files.len()
     );
+    let mut rows = Vec::new();
     for (i, (name, _)) in contenders.iter().enumerate() {
         let (typical, best, ratio) = summary(&times, i);
         println!(
@@ -254,6 +260,91 @@ fn main() {
             best * 1e3,
             bytes as f64 / typical / 1e6,
         );
+        rows.push(serde_json::json!({
+            "name": name,
+            "median_ms": round(typical * 1e3, 2),
+            "best_ms": round(best * 1e3, 2),
+            "median_mb_per_s": round(bytes as f64 / typical / 1e6, 1),
+            "ratio_to_robots_rfc9309": round(ratio, 3),
+        }));
+    }
+    let record = serde_json::json!({
+        "date": utc_now(),
+        "cpu": cpu(),
+        "command": format!("cargo bench -p robots --bench ratios -- {rounds}"),
+        "what": "parse of every corpus file, contenders alternated round by round; ratio: \
+                 the median over rounds of the contender's time over robots-rfc9309's",
+        "rounds": rounds,
+        "files": files.len(),
+        "bytes": bytes,
+        "contenders": rows,
+    });
+    write_record(&record);
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+/// Now in UTC, RFC 3339 to the second, from the system clock (no date crate needed for
+/// one civil-from-days conversion).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// The processor, as /proc/cpuinfo names it, with its core count and whether it has
+/// AVX-512 (the parse takes other code paths with it).
+fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        info.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    let model = field("model name").unwrap_or_else(|| "unknown".into());
+    let family = field("cpu family").unwrap_or_default();
+    let number = field("model\t").unwrap_or_default();
+    let avx512 = field("flags").is_some_and(|f| f.split(' ').any(|x| x == "avx512f"));
+    format!(
+        "{model} (family {family}, model {number}), {} cores, AVX-512 {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        if avx512 { "yes" } else { "no" }
+    )
+}
+
+/// Writes `record` under docs/measurements/parse-ratios/, one file per run.
+fn write_record(record: &serde_json::Value) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/measurements/parse-ratios");
+    let name = record["date"].as_str().unwrap_or("run").replace(':', "");
+    let path = dir.join(format!("{name}.json"));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        std::fs::write(&path, serde_json::to_string_pretty(record).unwrap_or_default() + "\n")
+    });
+    match written {
+        Ok(()) => println!("recorded: docs/measurements/parse-ratios/{name}.json (scripts/perf-table makes docs/performance.md's table from the newest)"),
+        Err(e) => eprintln!("notice: the record was not written to {}: {e}", path.display()),
     }
 }
 
