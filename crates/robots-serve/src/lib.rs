@@ -23,6 +23,9 @@
 //!   descriptors, EMFILE or ENFILE; out of memory), the loop sleeps, 10 ms doubling up
 //!   to 1 s, instead of retrying at once: the pending connection stays in the queue and
 //!   the retry would fail again at once, spinning a core.
+//! - **A longer listen queue**: 1,024 connections (Rust's standard library asks for
+//!   128) wait there to be accepted, so that clients held back by the limits wait for
+//!   their turn rather than having their connection attempts dropped and retried late.
 //!
 //! The handler is any `Fn(Request<Incoming>) -> impl Future<Output = Result<Response<B>,
 //! Infallible>>` whose body `B` yields [`Bytes`]: a whole buffer or a stream.
@@ -44,6 +47,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use limits::Limits;
+
+/// How many connections may wait in the kernel to be accepted.
+const LISTEN_QUEUE: i32 = 1024;
 
 /// The error a response body may fail with, once boxed for hyper.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -67,6 +73,11 @@ where
         .worker_threads(2)
         .enable_all()
         .build()?;
+    // Clients wait in this queue while the server is full (see the connection limit);
+    // once it is full too, their connection attempts are dropped and retried only 1, 3,
+    // 7, 15 s later. Rust's standard library asks for 128; Linux caps the number at
+    // net.core.somaxconn (4096 by default). Listening again only resizes the queue.
+    let _ = socket2::SockRef::from(&listener).listen(LISTEN_QUEUE);
     listener.set_nonblocking(true)?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
