@@ -27,7 +27,8 @@ pub(crate) struct Watch {
 struct State {
     /// Requests whose head has arrived and whose response body is not yet dropped.
     in_flight: usize,
-    /// When the connection last had nothing in flight (accept, or a response's end).
+    /// Since when the connection has had nothing in flight and nothing to send: its
+    /// accept, or the last write after its last response's body was dropped.
     idle_since: Instant,
     /// When the first byte after `idle_since` arrived: a head has begun.
     head_since: Option<Instant>,
@@ -72,14 +73,24 @@ impl Watch {
 
     fn wrote(&self, blocked: bool) {
         let mut state = self.state();
-        match (blocked, state.blocked_since) {
-            (true, None) => {
+        if blocked {
+            if state.blocked_since.is_none() {
                 state.blocked_since = Some(Instant::now());
                 drop(state);
                 self.changed.notify_one();
             }
-            (false, Some(_)) => state.blocked_since = None,
-            _ => {}
+            return;
+        }
+        // Unblocked, the deadline may come sooner (the idle one, when shorter).
+        let was_blocked = state.blocked_since.take().is_some();
+        // hyper lets go of a body once it holds its last bytes, which may be megabytes
+        // still to write: while they go out, the connection is not idle.
+        if state.in_flight == 0 {
+            state.idle_since = Instant::now();
+        }
+        drop(state);
+        if was_blocked {
+            self.changed.notify_one();
         }
     }
 

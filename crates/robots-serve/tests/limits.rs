@@ -233,6 +233,39 @@ fn a_client_reading_nothing_is_cut_at_the_send_timeout_but_a_slow_handler_is_not
     assert!(got > 0 && got < SIZE, "{got} bytes of {SIZE}");
 }
 
+#[test]
+fn a_response_still_going_out_is_not_idle() {
+    const SIZE: usize = 16 << 20;
+    let addr = start(
+        Limits {
+            idle_timeout: 300 * MS,
+            header_read_timeout: 300 * MS,
+            // The socket stays full between reads, for well under this.
+            send_timeout: 1_000 * MS,
+            ..long()
+        },
+        |_: Request<Incoming>| async {
+            Ok(Response::new(Full::new(Bytes::from(vec![b'x'; SIZE]))))
+        },
+    );
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    // About 12 MB a second: longer in all than the idle timeout, and never stalled.
+    let mut got = 0;
+    let mut buf = vec![0; 1 << 18];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) => panic!("after {got} bytes: {e}"),
+        }
+        std::thread::sleep(20 * MS);
+    }
+    assert!(got > SIZE, "{got} bytes, for a body of {SIZE}");
+}
+
 /// A body of three chunks with no length known in advance, and an error type of its own.
 struct Chunks(u8);
 
