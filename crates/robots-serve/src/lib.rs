@@ -39,6 +39,7 @@ mod watch;
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use hyper::body::{Body, Incoming};
@@ -50,6 +51,10 @@ pub use limits::Limits;
 
 /// How many connections may wait in the kernel to be accepted.
 const LISTEN_QUEUE: i32 = 1024;
+
+/// The longest header-read timeout given to hyper (a year): longer limits are the
+/// watchdog's alone.
+const LONGEST_BACKSTOP: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// The error a response body may fail with, once boxed for hyper.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -120,8 +125,13 @@ async fn connection<H, F, B>(
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new())
-        .header_read_timeout(limits.idle_timeout + limits.header_read_timeout);
+    // hyper's clock starts when the connection is ready for a head, so idle time counts
+    // in it; capped, since hyper adds it to the time now, which must not overflow.
+    let backstop = limits
+        .idle_timeout
+        .saturating_add(limits.header_read_timeout)
+        .min(LONGEST_BACKSTOP);
+    http.timer(TokioTimer::new()).header_read_timeout(backstop);
     let serving = http.serve_connection(io, service);
     tokio::select! {
         // A client hanging up mid-response, or sending garbage, is not the server's problem.

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 /// The limits the shell enforces; [`Limits::default`] gives the values below.
 ///
-/// Each timeout must be above zero (a zero one cuts every connection at once).
+/// Each timeout must be above zero (a zero one cuts every connection at once);
+/// [`Duration::MAX`], or any time too far off for the clock to name, means no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Connections served at once (default 512). At the limit the server stops

@@ -95,17 +95,18 @@ impl Watch {
     }
 
     /// When the connection is to be cut if nothing changes; `None` while a request is
-    /// being answered and the client takes what is sent.
+    /// being answered and the client takes what is sent (or for a limit too far off for
+    /// the clock to name).
     fn deadline(&self, limits: &Limits) -> Option<Instant> {
         let state = self.state();
         if let Some(blocked) = state.blocked_since {
-            Some(blocked + limits.send_timeout)
+            blocked.checked_add(limits.send_timeout)
         } else if state.in_flight > 0 {
             None
         } else if let Some(head) = state.head_since {
-            Some(head + limits.header_read_timeout)
+            head.checked_add(limits.header_read_timeout)
         } else {
-            Some(state.idle_since + limits.idle_timeout)
+            state.idle_since.checked_add(limits.idle_timeout)
         }
     }
 

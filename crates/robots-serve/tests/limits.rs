@@ -309,3 +309,22 @@ fn a_streamed_body_goes_out_chunked() {
         assert!(reply.contains(chunk), "{reply}");
     }
 }
+
+#[test]
+fn limits_too_long_for_the_clock_mean_no_limit() {
+    let addr = start(
+        Limits {
+            idle_timeout: Duration::MAX,
+            header_read_timeout: Duration::MAX,
+            send_timeout: Duration::MAX,
+            ..long()
+        },
+        hello,
+    );
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.write_all(REQUEST).unwrap();
+    let reply = hello_reply(&mut stream, Duration::from_secs(5)).expect("an answer");
+    assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
+    stream.write_all(HALF_A_REQUEST).unwrap();
+    assert_eq!(hello_reply(&mut stream, 300 * MS), None);
+}
