@@ -8,7 +8,9 @@
 //!   leaves the record unindexed), and nothing panics;
 //! - during the embargo, no answer to the fuzzed target, the capture's own URL or its
 //!   CDX listing, and no public WARC file a release writes then, holds the body
-//!   (DESIGN.md, archive: single-item access is refused until the embargo date);
+//!   (docs: single-item access is refused until the embargo date); nor does a revisit
+//!   record of it under another site that allows everything, with the same fuzzed head
+//!   as its own (a revisit's payload is its original's, and is withheld with it);
 //! - after the embargo a release succeeds.
 //!
 //! Input layout: `[target length][target][head…]`; the body, a marker no head holds,
@@ -26,6 +28,8 @@ use robots_archive::{Archive, Request, Timestamp, PUBLIC_DIR};
 const SITE: &str = "http://site.test";
 const BODY: &[u8] = b"ARCHIVE-FUZZ-BODY-3b1f9c";
 const ROBOTS: &[u8] = b"User-agent: ExampleBot\nArchive-Embargo: w\n";
+/// A revisit of `/page` under a site whose robots.txt allows everything at once.
+const COPY: &str = "http://other.test/copy";
 
 fuzz_target!(|data: &[u8]| {
     let Some((&target_len, rest)) = data.split_first() else {
@@ -38,10 +42,14 @@ fuzz_target!(|data: &[u8]| {
     let dir = Scratch::new();
     let warc = dir.0.join("crawl.warc.gz");
     write_crawl(&warc, head);
+    let copies = dir.0.join("copies.warc.gz");
+    write_copy(&copies, head);
     let mut archive = Archive::create(&dir.0.join("archive"), "ExampleBot").unwrap();
-    archive
-        .ingest(&warc, &mut |_| {})
-        .expect("a sound WARC file is ingested, whatever its response heads");
+    for warc in [&warc, &copies] {
+        archive
+            .ingest(warc, &mut |_| {})
+            .expect("a sound WARC file is ingested, whatever its response heads");
+    }
 
     let during = time("2026-01-04T00:00:00Z");
     let targets = [
@@ -49,6 +57,9 @@ fuzz_target!(|data: &[u8]| {
         format!("/web/20260102000000id_/{SITE}/page"),
         format!("/web/2026/{SITE}/page"),
         format!("/cdx?url={SITE}/page&output=json"),
+        format!("/web/2026/{COPY}"),
+        format!("/web/20260103000000id_/{COPY}"),
+        format!("/web/{COPY}"),
     ];
     for target in targets {
         for accept in [None, Some("application/json")] {
@@ -96,6 +107,33 @@ fn write_crawl(path: &Path, head: &[u8]) {
         fields.push("Content-Type", "application/http; msgtype=response");
         writer.write_record(&fields, &block).unwrap();
     }
+    writer.finish().unwrap();
+}
+
+/// A WARC file of another site's robots.txt (everything allowed, no embargo) and an
+/// identical-payload revisit of `/page` there, whose own block is `head`.
+fn write_copy(path: &Path, head: &[u8]) {
+    let mut writer = Writer::new(std::fs::File::create(path).unwrap());
+    let open = b"HTTP/1.1 200 OK\r\nContent-Length: 23\r\n\r\nUser-agent: *\nAllow: /\n";
+    let mut robots = Fields::new();
+    robots.push("WARC-Type", "response");
+    robots.push("WARC-Record-ID", "<urn:uuid:00000000-0000-4000-8000-000000000010>");
+    robots.push("WARC-Date", "2026-01-03T00:00:00Z");
+    robots.push("WARC-Target-URI", "http://other.test/robots.txt");
+    writer.write_record(&robots, open).unwrap();
+    let mut revisit = Fields::new();
+    revisit.push("WARC-Type", "revisit");
+    revisit.push("WARC-Record-ID", "<urn:uuid:00000000-0000-4000-8000-000000000011>");
+    revisit.push("WARC-Date", "2026-01-03T00:00:00Z");
+    revisit.push("WARC-Target-URI", COPY);
+    revisit.push(
+        "WARC-Profile",
+        "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
+    );
+    revisit.push("WARC-Refers-To", "<urn:uuid:00000000-0000-4000-8000-000000000001>");
+    writer
+        .write_record(&revisit, &[head, b"\r\n\r\n"].concat())
+        .unwrap();
     writer.finish().unwrap();
 }
 

@@ -191,7 +191,7 @@ impl CdxLine {
             filename: e.file.clone(),
             embargo_until: match access {
                 crate::Access::Released | crate::Access::Embargoed => {
-                    e.embargo_until.map(|t| t.rfc3339())
+                    e.withheld_until().map(|t| t.rfc3339())
                 }
                 _ => None,
             },
@@ -232,9 +232,16 @@ pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String,
         KeyMatch::Prefixes(prefixes) => prefixes
             .into_iter()
             .map(|prefix| {
-                let p = bind(prefix.into());
-                // The range lets the key index find the start; the substring ends it.
-                format!("(r.urlkey >= {p} AND substr(r.urlkey, 1, length({p})) = {p})")
+                // A closed range of the key index, so that a prefix with few or no keys
+                // costs a few steps, not a walk over every key after it. Text compares
+                // octet by octet, and no UTF-8 holds 0xFF, so every key starting with
+                // the prefix sorts below the prefix followed by that octet (bound as a
+                // blob and cast, since it is not UTF-8).
+                let mut end = prefix.clone().into_bytes();
+                end.push(0xFF);
+                let end = bind(Value::Blob(end));
+                let start = bind(prefix.into());
+                format!("(r.urlkey >= {start} AND r.urlkey < CAST({end} AS TEXT))")
             })
             .collect::<Vec<_>>()
             .join(" OR "),
@@ -580,5 +587,80 @@ mod tests {
         );
         assert_eq!(percent_decode("a+b"), "a b");
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+
+    /// An index of `n` captures of `http://b.test/<i>`, written directly.
+    fn index_of(dir: &std::path::Path, n: usize) -> Index {
+        let index = Index::open(dir, true).unwrap();
+        index
+            .conn
+            .execute(
+                "INSERT INTO files (id, name, sha1, source, size) VALUES (1, 'f', 's', 'f', 0)",
+                [],
+            )
+            .unwrap();
+        // One transaction: a commit per row would sync the file 5,000 times.
+        index.conn.execute_batch("BEGIN").unwrap();
+        for i in 0..n {
+            let url = format!("http://b.test/{i}");
+            index
+                .conn
+                .execute(
+                    "INSERT INTO records (file_id, offset, length, url, urlkey, origin,
+                         captured, status, digest)
+                     VALUES (1, ?1, 1, ?2, ?3, 'http://b.test', 0, 200, 'd')",
+                    rusqlite::params![i, url, surt(&url)],
+                )
+                .unwrap();
+        }
+        index.conn.execute_batch("COMMIT").unwrap();
+        index
+    }
+
+    /// How many thousands of SQLite VM steps the listing for `query` takes.
+    fn cost(index: &Index, query: &str) -> (usize, u32) {
+        let steps = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counter = steps.clone();
+        index.conn.progress_handler(
+            1000,
+            Some(move || {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                false
+            }),
+        );
+        let lines = listing(
+            index,
+            &CdxQuery::parse(query).unwrap(),
+            Timestamp::from_unix(0),
+        )
+        .unwrap()
+        .lines()
+        .count();
+        index.conn.progress_handler(1000, None::<fn() -> bool>);
+        (lines, steps.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// A prefix, host or domain query that selects few keys costs a few steps whatever
+    /// the keys after it: a walk to the end of the index under a query that matches
+    /// nothing would hold a reader for as long as the index is large.
+    #[test]
+    fn queries_read_only_the_keys_they_select() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = index_of(dir.path(), 5_000);
+        for query in [
+            "url=a.test/*",
+            "url=a.test&matchType=host",
+            "url=*.a.test",
+            "url=b.test/nothing*",
+        ] {
+            assert_eq!(cost(&index, query), (0, 0), "{query}");
+        }
+        let (lines, steps) = cost(&index, "url=b.test/4999*");
+        assert_eq!(lines, 1);
+        assert!(steps < 5, "{steps} thousand steps");
+        // The same query on the whole host reads every key: the counting is real.
+        let (lines, steps) = cost(&index, "url=b.test&matchType=host");
+        assert_eq!(lines, 5_000);
+        assert!(steps > 50, "{steps} thousand steps");
     }
 }

@@ -38,6 +38,12 @@ pub enum Error {
     StoreMissing { file: PathBuf },
     #[error("the stored WARC file {file} does not hold the record the index expects at byte {offset}; the sealed store was changed: restore it from a backup")]
     StoreMismatch { file: String, offset: u64 },
+    #[error("the capture of {url} at {captured} is {access}: its payload may not leave the archive, yet a release planned to publish it; nothing was published; report this fault of the archive's index")]
+    Withheld {
+        url: String,
+        captured: String,
+        access: &'static str,
+    },
 }
 
 impl From<rusqlite::Error> for Error {

@@ -227,24 +227,85 @@ fn eof_is_none<T>(e: io::Error) -> io::Result<Option<T>> {
 /// what could be decoded: replay shows what was captured, no more.
 pub fn dechunk(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len());
-    let mut rest = body;
-    loop {
-        let Some(eol) = rest.iter().position(|&b| b == b'\n') else {
-            return out;
-        };
-        let size_text = String::from_utf8_lossy(&rest[..eol]);
-        let size_text = size_text.split(';').next().unwrap_or("").trim();
-        let Ok(size) = usize::from_str_radix(size_text, 16) else {
-            return out;
-        };
-        rest = &rest[eol + 1..];
-        if size == 0 {
-            return out;
+    // Reading from a slice fails on nothing, and a malformed body ends the output.
+    let _ = Dechunked::new(body).read_to_end(&mut out);
+    out
+}
+
+/// Chunked transfer coding undone as a stream (RFC 9112 §7.1), so that a payload of any
+/// size is replayed through a bounded buffer; [`dechunk`] is this over a slice. Chunk
+/// extensions and trailers are dropped; a size line that is not hexadecimal, or input
+/// that ends, ends the payload.
+pub(crate) struct Dechunked<R> {
+    input: R,
+    /// Octets left in the current chunk; `None` between chunks.
+    left: Option<u64>,
+    done: bool,
+}
+
+/// Longest chunk-size line read (size and extensions); a longer one ends the payload.
+const MAX_CHUNK_LINE: usize = 64 * 1024;
+
+impl<R: BufRead> Dechunked<R> {
+    pub(crate) fn new(input: R) -> Dechunked<R> {
+        Dechunked {
+            input,
+            left: None,
+            done: false,
         }
-        let take = size.min(rest.len());
-        out.extend_from_slice(&rest[..take]);
-        rest = &rest[take..];
-        rest = rest.strip_prefix(b"\r\n").unwrap_or(rest);
+    }
+
+    /// Reads the next chunk-size line: the chunk's size, or `None` at the end.
+    fn next_size(&mut self) -> io::Result<Option<u64>> {
+        let Some(Ok(line)) = read_line(&mut self.input, MAX_CHUNK_LINE).or_else(eof_is_none)?
+        else {
+            return Ok(None);
+        };
+        let text = String::from_utf8_lossy(&line);
+        let size = text.split(';').next().unwrap_or("").trim();
+        Ok(u64::from_str_radix(size, 16).ok().filter(|&n| n > 0))
+    }
+}
+
+impl<R: BufRead> Read for Dechunked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while !self.done && !buf.is_empty() {
+            let left = match self.left {
+                Some(left) => left,
+                None => match self.next_size()? {
+                    Some(size) => *self.left.insert(size),
+                    None => {
+                        self.done = true;
+                        break;
+                    }
+                },
+            };
+            let available = self.input.fill_buf()?;
+            if available.is_empty() {
+                self.done = true;
+                break;
+            }
+            let n = available.len().min(buf.len()).min(left as usize);
+            buf[..n].copy_from_slice(&available[..n]);
+            self.input.consume(n);
+            let left = left - n as u64;
+            if left > 0 {
+                self.left = Some(left);
+                return Ok(n);
+            }
+            // The CRLF after a chunk's data. A lone CR is consumed too, which the next
+            // size line's trimming would drop anyway; a lone LF is left, to end the
+            // payload as the empty size line it starts.
+            self.left = None;
+            if self.input.fill_buf()?.first() == Some(&b'\r') {
+                self.input.consume(1);
+                if self.input.fill_buf()?.first() == Some(&b'\n') {
+                    self.input.consume(1);
+                }
+            }
+            return Ok(n);
+        }
+        Ok(0)
     }
 }
 

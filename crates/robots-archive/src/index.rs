@@ -287,6 +287,41 @@ impl Access {
     }
 }
 
+/// What the index says of the capture whose payload a revisit repeats: its verdict and
+/// embargo end govern that payload wherever a revisit of it is replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// The index row of the capture holding the payload.
+    pub id: i64,
+    pub url: String,
+    pub captured: Timestamp,
+    pub verdict: Option<CaptureVerdict>,
+    pub embargo_until: Option<Timestamp>,
+}
+
+impl Standing {
+    /// Its own access at `at`, as [`Entry::own_access`] says of a capture.
+    pub fn access(&self, at: Timestamp) -> Access {
+        own_access(self.verdict, self.embargo_until, at)
+    }
+}
+
+/// A capture's access at `at` from its own verdict and embargo end alone. A record not yet
+/// assessed (an ingest was interrupted) counts as having no robots.txt: withheld until the
+/// next ingest assesses it.
+fn own_access(
+    verdict: Option<CaptureVerdict>,
+    embargo_until: Option<Timestamp>,
+    at: Timestamp,
+) -> Access {
+    match (verdict, embargo_until) {
+        (Some(CaptureVerdict::Allowed), Some(end)) if end <= at => Access::Released,
+        (Some(CaptureVerdict::Allowed), Some(_)) => Access::Embargoed,
+        (Some(CaptureVerdict::Disallowed), _) => Access::Disallowed,
+        _ => Access::NoRobots,
+    }
+}
+
 /// One indexed capture, as read back for serving, CDX and release.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -319,18 +354,57 @@ pub struct Entry {
     pub first_observed: Option<Timestamp>,
     /// Set for a revisit record: a capture whose payload is that of an earlier one.
     pub revisit: Option<Revisit>,
+    /// For a revisit whose original is in the archive: that original's standing, which
+    /// [`Entry::access`] weighs with the revisit's own.
+    pub original: Option<Standing>,
 }
 
 impl Entry {
-    /// Its access at time `at`. A record not yet assessed (an ingest was interrupted)
-    /// counts as having no robots.txt: withheld until the next ingest assesses it.
+    /// Its access at time `at`: the one rule for whether its payload may leave the
+    /// archive, which replay, `/cdx`, tombstones and release all read (see the
+    /// `disclosure` module). A revisit's payload is its original's, so a revisit is
+    /// released only when it and its original both are; otherwise the stricter of the
+    /// two withholds it (disallowed before no robots.txt before embargoed).
     pub fn access(&self, at: Timestamp) -> Access {
-        match (self.verdict, self.embargo_until) {
-            (Some(CaptureVerdict::Allowed), Some(end)) if end <= at => Access::Released,
-            (Some(CaptureVerdict::Allowed), Some(_)) => Access::Embargoed,
-            (Some(CaptureVerdict::Disallowed), _) => Access::Disallowed,
-            _ => Access::NoRobots,
+        let own = self.own_access(at);
+        match (&self.original, own) {
+            (Some(original), Access::Released) => original.access(at),
+            (Some(original), Access::Embargoed) => match original.access(at) {
+                Access::Released | Access::Embargoed => Access::Embargoed,
+                stricter => stricter,
+            },
+            (Some(original), Access::NoRobots) if original.access(at) == Access::Disallowed => {
+                Access::Disallowed
+            }
+            _ => own,
         }
+    }
+
+    /// Its access at `at` from its own verdict and embargo end alone, whatever the
+    /// capture holding its payload says (for a response, the same as [`Entry::access`]).
+    pub fn own_access(&self, at: Timestamp) -> Access {
+        own_access(self.verdict, self.embargo_until, at)
+    }
+
+    /// When its payload may leave the archive: its own embargo end, or for a revisit the
+    /// later of its own and its original's; `None` when it never may (as things stand).
+    pub fn withheld_until(&self) -> Option<Timestamp> {
+        match &self.original {
+            None => self.embargo_until,
+            Some(original) => match (self.embargo_until, original.embargo_until) {
+                (Some(own), Some(theirs)) => Some(own.max(theirs)),
+                _ => None,
+            },
+        }
+    }
+
+    /// The capture whose standing withholds this one at `at`, when it is not this one:
+    /// the original of a revisit released in its own right.
+    pub fn withheld_by_original(&self, at: Timestamp) -> Option<&Standing> {
+        self.original.as_ref().filter(|o| {
+            let theirs = o.access(at);
+            theirs != Access::Released && self.own_access(at) != theirs
+        })
     }
 
     /// The columns [`Entry::from_row`] reads, for `SELECT {ENTRY_COLUMNS} FROM …`.
@@ -338,7 +412,7 @@ impl Entry {
         r.urlkey, r.captured, r.status, r.mime, r.digest, r.warc_record_id, r.verdict, \
         r.embargo_days, r.embargo_until, r.robots_record, r.last_modified, \
         (SELECT min(c.captured) FROM records c WHERE c.url = r.url AND c.digest = r.digest), \
-        v.profile, v.original";
+        v.profile, v.original, o.url, o.captured, o.verdict, o.embargo_until";
 
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Entry> {
         Ok(Entry {
@@ -373,6 +447,18 @@ impl Entry {
                     })
                 })
                 .transpose()?,
+            original: match row.get::<_, Option<i64>>(18)? {
+                None => None,
+                Some(id) => Some(Standing {
+                    id,
+                    url: row.get(19)?,
+                    captured: Timestamp::from_unix(row.get(20)?),
+                    verdict: row
+                        .get::<_, Option<String>>(21)?
+                        .and_then(|v| CaptureVerdict::parse(&v)),
+                    embargo_until: row.get::<_, Option<i64>>(22)?.map(Timestamp::from_unix),
+                }),
+            },
         })
     }
 }
@@ -485,7 +571,8 @@ pub(crate) fn select(
 ) -> Result<Vec<Entry>, Error> {
     let sql = format!(
         "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
-         LEFT JOIN revisits v ON v.record = r.id {clause}",
+         LEFT JOIN revisits v ON v.record = r.id
+         LEFT JOIN records o ON o.id = v.original {clause}",
         Entry::COLUMNS
     );
     let mut stmt = conn.prepare_cached(&sql)?;

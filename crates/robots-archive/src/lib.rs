@@ -178,6 +178,7 @@
 mod assess;
 mod cdx;
 mod digest;
+mod disclosure;
 mod error;
 mod http;
 mod incoming;
@@ -259,14 +260,21 @@ impl Archive {
 
     /// Opens an existing archive.
     pub fn open(dir: &Path) -> Result<Archive, Error> {
-        let mut index = Index::open(dir, false)?;
+        let mut archive = Archive::open_reader(dir)?;
+        upgrade(&mut archive.index, &archive.store, &archive.agent)?;
+        recovery::recover(&mut archive.index, dir)?;
+        Ok(archive)
+    }
+
+    /// Opens a further handle on an archive that is open already (and so brought up to
+    /// date): its own connection to the index, for reading beside the others.
+    pub(crate) fn open_reader(dir: &Path) -> Result<Archive, Error> {
+        let index = Index::open(dir, false)?;
         let token = index.meta(AGENT_KEY)?.ok_or_else(|| Error::NotAnArchive {
             dir: dir.to_owned(),
         })?;
         let agent = Agent::new(&token)?.honouring_embargo();
         let store = Store::new(dir)?;
-        upgrade(&mut index, &store, &agent)?;
-        recovery::recover(&mut index, dir)?;
         Ok(Archive {
             store,
             dir: dir.to_owned(),

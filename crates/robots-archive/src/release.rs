@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, OptionalExtension};
 
+use crate::disclosure::publishable;
 use crate::http::{HeaderFields, ResponseHead};
 use crate::index::{Entry, Index};
 use crate::store::{io_error, Store};
@@ -223,7 +224,7 @@ fn write_file(
     let mut n = 0;
     let mut records = store.reader();
     for entry in released {
-        let stored = records.read(entry)?;
+        let stored = publishable(&mut records, entry, batch.at)?;
         if stored.gzipped {
             out.write_member(&stored.raw).map_err(io)?;
         } else {

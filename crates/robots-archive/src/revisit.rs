@@ -10,14 +10,14 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use crate::assess::LOOK_AHEAD_SECS;
 use crate::digest::{Check, Declared, Digest, PayloadHasher};
 use crate::http::ResponseHead;
-use crate::index::{select, Entry, Index};
+use crate::index::{select, Index};
 use crate::indexing::exec;
 use crate::ingest::uri_field;
 use crate::store::Store;
 use crate::time::Timestamp;
 use crate::url::is_robots_txt;
 use crate::warc::Fields;
-use crate::{Archive, Error};
+use crate::Error;
 
 /// What an indexed revisit record is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -405,33 +405,4 @@ pub(crate) fn unresolved_in(index: &Index, file_id: i64) -> Result<u64, Error> {
         [file_id],
         |r| r.get(0),
     )?)
-}
-
-/// What replaying a released revisit sends: the status and fields it captured with its
-/// original's payload. A 304 (server-not-modified) updates the original's stored head as
-/// a cache does (RFC 9111 §3.2); a revisit without an HTTP head replays its original's.
-/// `None` when its original is not in the archive, so there is no payload to send.
-pub(crate) fn replay(
-    archive: &Archive,
-    entry: &Entry,
-    head: Option<ResponseHead>,
-) -> Result<Option<(ResponseHead, Vec<u8>)>, Error> {
-    let Some(id) = entry.revisit.and_then(|r| r.original) else {
-        return Ok(None);
-    };
-    let Some(original) = archive.index().entry(id)? else {
-        return Ok(None);
-    };
-    let stored = archive.store().read(&original)?;
-    let mut block = &stored.block[..];
-    let Some(original_head) = ResponseHead::read(&mut block).ok().flatten() else {
-        return Ok(None);
-    };
-    let payload = original_head.payload(block);
-    let head = match head {
-        None => original_head,
-        Some(h) if h.status == 304 => original_head.updated_by(&h),
-        Some(h) => h,
-    };
-    Ok(Some((head, payload)))
 }

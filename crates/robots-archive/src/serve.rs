@@ -3,26 +3,74 @@
 //!
 //! Status codes: a withheld record under embargo answers **451**, a record that will not
 //! be released by time alone (captured while disallowed, or with no robots.txt) **403**;
-//! both carry the tombstone, never the body. An unknown URL answers 404.
+//! both carry the tombstone, never the body. An unknown URL answers 404. Whether a body
+//! may be sent is asked of the `disclosure` module alone, for a revisit too.
+//!
+//! Replayed captures must not act as the archive: their origin is the archive's, so a
+//! captured `Set-Cookie`, `Strict-Transport-Security` or `Clear-Site-Data` would act on
+//! it. Only the fields that describe the payload go out live ([`LIVE_FIELDS`]); every
+//! other captured field goes out renamed `X-Archive-Orig-<name>`, as pywb sends them, and
+//! [`REPLAY_POLICY`] puts the replayed document in an opaque origin.
+//!
+//! Payloads are streamed from the store through a bounded buffer, so a slow reader holds
+//! a chunk or two of a capture, never all of it; requests read the index through a pool
+//! of SQLite connections, so readers do not wait on each other.
 
 use std::borrow::Cow;
 use std::convert::Infallible;
+use std::io::{self, Read};
 use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http_body_util::Full;
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming, SizeHint};
 use robots_serve::Limits;
+use tokio::sync::mpsc;
 
 use crate::cdx::{self, CdxQuery};
-use crate::http::ResponseHead;
-use crate::index::Access;
-use crate::revisit;
+use crate::disclosure::{self, Disclosure, Payload};
+use crate::index::{Access, Entry};
 use crate::time::Timestamp;
 use crate::tombstone::{escape, Tombstone};
 use crate::url::{encode_unsafe, normalise_url};
 use crate::{Archive, Error};
+
+/// The captured fields a replay sends as they were captured: they describe the payload
+/// sent (its media type, coding, language, file name and date) and act on nothing else.
+/// `Location` goes out too, rewritten into the archive. Every other captured field is
+/// sent as `X-Archive-Orig-<name>` (pywb's convention), so a capture cannot set cookies
+/// on the archive's origin, pin it to HTTPS (RFC 6797), clear its storage, or give
+/// itself a policy of its own.
+pub const LIVE_FIELDS: [&str; 5] = [
+    "content-type",
+    "content-encoding",
+    "content-language",
+    "content-disposition",
+    "last-modified",
+];
+
+/// The prefix under which captured fields that could act on the archive are replayed.
+pub const ORIGINAL_FIELD_PREFIX: &str = "X-Archive-Orig-";
+
+/// The policy every replayed capture is sent under. `sandbox` without `allow-same-origin`
+/// (CSP Level 3, HTML's sandboxing flags) gives the document an opaque origin, so
+/// captured scripts still run but cannot read or write the archive's cookies and
+/// storage, register a service worker that would answer for the archive, or make
+/// same-origin requests as the archive; `nosniff` keeps a capture whose type was wrong
+/// from being run as another type.
+pub const REPLAY_POLICY: [(&str, &str); 2] = [
+    (
+        "Content-Security-Policy",
+        "sandbox allow-scripts allow-forms allow-downloads",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+];
+
+/// Octets read from the store per chunk of a streamed payload.
+const CHUNK: usize = 64 * 1024;
 
 /// A request as the archive sees it: target (path and query) and Accept header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,28 +121,69 @@ impl Response {
     }
 }
 
-/// Answers one request as of time `now`.
+/// An answer before it goes on the wire: a [`Response`] whose body may be a payload
+/// still in the store.
+struct Answer {
+    response: Response,
+    /// The payload to send after the head, in place of `response.body`.
+    payload: Option<Payload>,
+}
+
+impl From<Response> for Answer {
+    fn from(response: Response) -> Answer {
+        Answer {
+            response,
+            payload: None,
+        }
+    }
+}
+
+/// Answers one request as of time `now`, the body read whole (the server streams it).
 pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
+    let Answer {
+        mut response,
+        payload,
+    } = answer(archive, req, now);
+    if let Some(mut payload) = payload {
+        if let Err(e) = payload.body.read_to_end(&mut response.body) {
+            let json = wants_json(req.accept.as_deref());
+            return Response::message(500, json, &format!("the capture could not be read: {e}"));
+        }
+    }
+    response
+}
+
+fn answer(archive: &Archive, req: &Request, now: Timestamp) -> Answer {
     let json = wants_json(req.accept.as_deref());
     let result = if let Some(rest) = req.target.strip_prefix("/web/") {
         web(archive, rest, now, json)
     } else if req.target == "/cdx" || req.target.starts_with("/cdx?") {
-        cdx_listing(archive, &req.target, now, json)
+        cdx_listing(archive, &req.target, now, json).map(Answer::from)
     } else if req.target == "/" {
         Ok(Response::message(
             200,
             json,
             "Embargo-aware archive. Replay: /web/<14-digit timestamp>/<url>, or \
              /web/<url> for the latest capture. Listing: /cdx?url=<url>&output=json",
-        ))
+        )
+        .into())
     } else {
         Ok(Response::message(
             404,
             json,
             "No such page: use /web/<timestamp>/<url> or /cdx?url=<url>",
-        ))
+        )
+        .into())
     };
-    result.unwrap_or_else(|e| Response::message(500, json, &e.to_string()))
+    let mut answer = result.unwrap_or_else(|e| Response::message(500, json, &e.to_string()).into());
+    // What the archive writes itself is never to be read as another type.
+    if answer.response.header("X-Content-Type-Options").is_none() {
+        answer
+            .response
+            .headers
+            .push(("X-Content-Type-Options".into(), "nosniff".into()));
+    }
+    answer
 }
 
 /// What `/web/<url>`, without a timestamp, asks for: as on the Wayback Machine and in
@@ -102,7 +191,7 @@ pub fn respond(archive: &Archive, req: &Request, now: Timestamp) -> Response {
 /// second a 14-digit timestamp can name.
 const LATEST: Timestamp = Timestamp::from_unix(253_402_300_799);
 
-fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Response, Error> {
+fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Answer, Error> {
     // A URL right after /web/ (people type these, and copy them from the Wayback
     // Machine) is a request for its latest capture, not a malformed timestamp.
     let scheme = |s: &str| {
@@ -113,11 +202,7 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
         return capture(archive, rest, LATEST, now, json);
     }
     let Some((stamp, url)) = rest.split_once('/').filter(|(_, url)| !url.is_empty()) else {
-        return Ok(Response::message(
-            400,
-            json,
-            "expected /web/<timestamp>/<url>",
-        ));
+        return Ok(Response::message(400, json, "expected /web/<timestamp>/<url>").into());
     };
     // Replay modifiers such as `id_` follow the digits in Wayback URLs.
     let digits = stamp.trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -126,7 +211,8 @@ fn web(archive: &Archive, rest: &str, now: Timestamp, json: bool) -> Result<Resp
             400,
             json,
             "the timestamp must be 4 to 14 digits, e.g. 20260131120000",
-        ));
+        )
+        .into());
     };
     capture(archive, url, at, now, json)
 }
@@ -138,86 +224,40 @@ fn capture(
     at: Timestamp,
     now: Timestamp,
     json: bool,
-) -> Result<Response, Error> {
+) -> Result<Answer, Error> {
     let url = normalise_url(url);
     let Some(entry) = archive.index().nearest_capture(&url, at)? else {
-        return Ok(Response::message(
-            404,
-            json,
-            &format!("{url} is not in this archive"),
-        ));
+        return Ok(Response::message(404, json, &format!("{url} is not in this archive")).into());
     };
-    let stored = archive.store().read(&entry)?;
-    let mut block = &stored.block[..];
-    let head = ResponseHead::read(&mut block).ok().flatten();
-    let access = entry.access(now);
-    if access == Access::Released {
-        let replayed = if entry.revisit.is_some() {
-            let Some(replayed) = revisit::replay(archive, &entry, head.clone())? else {
-                return Ok(Response::message(
-                    404,
-                    json,
-                    &format!(
-                        "the capture of {} at {} is a revisit record: its payload is that of \
-                         an earlier capture, which is not in this archive, so there is \
-                         nothing to replay; ingest the WARC file holding it",
-                        entry.url, entry.captured
-                    ),
-                ));
-            };
-            Some(replayed)
-        } else {
-            head.clone().map(|h| {
-                let body = h.payload(block);
-                (h, body)
-            })
-        };
-        if let Some((head, body)) = replayed {
-            // An interim response is not an answer a client can be given in its place.
-            if head.status < 200 {
-                return Ok(Response::message(
-                    502,
-                    json,
-                    &format!(
-                        "the capture of {} is an interim ({}) response, which cannot be replayed",
-                        entry.url, head.status
-                    ),
-                ));
-            }
-            let stamp = entry.captured.fourteen_digits();
-            // Values go out as the octets captured, not as text: a Latin-1 file name
-            // or cookie is replayed as the server sent it. A field that cannot be sent
-            // is left out rather than failing the whole replay.
-            let mut headers: Vec<(String, Vec<u8>)> = head
-                .fields
-                .iter()
-                .filter(|(n, _)| !is_hop_by_hop(n))
-                .map(|(n, v)| {
-                    let value = if n.eq_ignore_ascii_case("Location") {
-                        in_archive(&entry.url, v, &stamp)
-                            .map_or_else(|| v.to_vec(), String::into_bytes)
-                    } else {
-                        v.to_vec()
-                    };
-                    (n.to_owned(), value)
-                })
-                .filter(|(n, v)| sendable(n, v))
-                .collect();
-            headers.push(("Memento-Datetime".into(), entry.captured.http_date().into()));
-            // A captured URL may hold octets a header cannot (controls); as a URI
-            // reference (RFC 8288) it names them percent-encoded.
-            headers.push((
-                "Link".into(),
-                format!("<{}>; rel=\"original\"", encode_unsafe(&entry.url)).into(),
-            ));
-            headers.push(("X-Archive-Access".into(), access.as_str().into()));
-            return Ok(Response {
-                status: head.status,
-                headers,
-                body,
-            });
+    let access = match disclosure::disclose(archive, &entry, now)? {
+        Disclosure::Open(payload) => return Ok(replay(&entry, payload, json)),
+        Disclosure::Withheld(access) => access,
+        Disclosure::NoOriginal => {
+            return Ok(Response::message(
+                404,
+                json,
+                &format!(
+                    "the capture of {} at {} is a revisit record: its payload is that of \
+                     an earlier capture, which is not in this archive, so there is \
+                     nothing to replay; ingest the WARC file holding it",
+                    entry.url, entry.captured
+                ),
+            )
+            .into())
         }
-    }
+        Disclosure::NotHttp => {
+            return Ok(Response::message(
+                502,
+                json,
+                &format!(
+                    "the capture of {} at {} holds no HTTP response to replay",
+                    entry.url, entry.captured
+                ),
+            )
+            .into())
+        }
+    };
+    let head = disclosure::head_of(archive, &entry)?;
     let tombstone = Tombstone::new(&entry, head.as_ref(), now);
     let status = if access == Access::Embargoed {
         451
@@ -234,12 +274,72 @@ fn capture(
         ("Memento-Datetime".into(), entry.captured.http_date().into()),
         ("X-Archive-Access".into(), access.as_str().into()),
     ]);
-    if let (Access::Embargoed, Some(end)) = (access, entry.embargo_until) {
+    if let (Access::Embargoed, Some(end)) = (access, entry.withheld_until()) {
         response
             .headers
             .push(("X-Embargo-Until".into(), end.rfc3339().into()));
     }
-    Ok(response)
+    Ok(response.into())
+}
+
+/// The replay of a released capture: its status, its captured fields (those that could
+/// act on the archive renamed), the replay policy, and its payload.
+fn replay(entry: &Entry, payload: Payload, json: bool) -> Answer {
+    let head = &payload.head;
+    // An interim response is not an answer a client can be given in its place.
+    if head.status < 200 {
+        return Response::message(
+            502,
+            json,
+            &format!(
+                "the capture of {} is an interim ({}) response, which cannot be replayed",
+                entry.url, head.status
+            ),
+        )
+        .into();
+    }
+    let stamp = entry.captured.fourteen_digits();
+    // Values go out as the octets captured, not as text: a Latin-1 file name or cookie
+    // is replayed as the server sent it. A field that cannot be sent is left out rather
+    // than failing the whole replay.
+    let mut headers: Vec<(String, Vec<u8>)> = head
+        .fields
+        .iter()
+        .filter(|(n, _)| !is_hop_by_hop(n))
+        .map(|(n, v)| {
+            if n.eq_ignore_ascii_case("Location") {
+                let value = in_archive(&entry.url, v, &stamp)
+                    .map_or_else(|| v.to_vec(), String::into_bytes);
+                (n.to_owned(), value)
+            } else if LIVE_FIELDS.iter().any(|l| l.eq_ignore_ascii_case(n)) {
+                (n.to_owned(), v.to_vec())
+            } else {
+                (format!("{ORIGINAL_FIELD_PREFIX}{n}"), v.to_vec())
+            }
+        })
+        .filter(|(n, v)| sendable(n, v))
+        .collect();
+    headers.push(("Memento-Datetime".into(), entry.captured.http_date().into()));
+    // A captured URL may hold octets a header cannot (controls); as a URI reference
+    // (RFC 8288) it names them percent-encoded.
+    headers.push((
+        "Link".into(),
+        format!("<{}>; rel=\"original\"", encode_unsafe(&entry.url)).into(),
+    ));
+    headers.push(("X-Archive-Access".into(), Access::Released.as_str().into()));
+    headers.extend(
+        REPLAY_POLICY
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), v.as_bytes().to_vec())),
+    );
+    Answer {
+        response: Response {
+            status: head.status,
+            headers,
+            body: Vec::new(),
+        },
+        payload: Some(payload),
+    }
 }
 
 fn cdx_listing(
@@ -335,9 +435,37 @@ fn wants_json(accept: Option<&str>) -> bool {
 /// A bound server, ready to run.
 pub struct Server {
     listener: TcpListener,
-    archive: Arc<Mutex<Archive>>,
+    handles: Arc<Handles>,
     at: Option<Timestamp>,
     limits: Limits,
+}
+
+/// Open handles on the archive, one per request being answered: each has its own SQLite
+/// connection, so that requests read the index side by side (WAL lets them read while an
+/// ingest writes) rather than one after another behind a lock.
+struct Handles {
+    dir: PathBuf,
+    spare: Mutex<Vec<Archive>>,
+}
+
+/// Handles kept open between requests; more are opened while more requests run at once.
+const SPARE_HANDLES: usize = 8;
+
+impl Handles {
+    /// Runs `f` with a handle of its own.
+    fn with<T>(&self, f: impl FnOnce(&Archive) -> T) -> Result<T, Error> {
+        let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let archive = match spare {
+            Some(archive) => archive,
+            None => Archive::open_reader(&self.dir)?,
+        };
+        let out = f(&archive);
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        if spare.len() < SPARE_HANDLES {
+            spare.push(archive);
+        }
+        Ok(out)
+    }
 }
 
 impl Server {
@@ -354,7 +482,10 @@ impl Server {
         })?;
         Ok(Server {
             listener,
-            archive: Arc::new(Mutex::new(archive)),
+            handles: Arc::new(Handles {
+                dir: archive.dir().to_owned(),
+                spare: Mutex::new(vec![archive]),
+            }),
             at,
             limits: Limits::default(),
         })
@@ -373,10 +504,10 @@ impl Server {
 
     /// Serves until the process ends, on the shell both servers share.
     pub fn run(self) -> Result<(), Error> {
-        let archive = self.archive;
+        let handles = self.handles;
         let at = self.at;
         robots_serve::run(self.listener, self.limits, move |req| {
-            handle(archive.clone(), at, req)
+            handle(handles.clone(), at, req)
         })
         .map_err(|e| Error::Io {
             path: "server".into(),
@@ -386,10 +517,10 @@ impl Server {
 }
 
 async fn handle(
-    archive: Arc<Mutex<Archive>>,
+    handles: Arc<Handles>,
     at: Option<Timestamp>,
     req: hyper::Request<Incoming>,
-) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+) -> Result<hyper::Response<ReplayBody>, Infallible> {
     let request = Request {
         target: req
             .uri()
@@ -401,33 +532,136 @@ async fn handle(
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
     };
-    let response = if req.method() != hyper::Method::GET && req.method() != hyper::Method::HEAD {
-        Response::message(405, false, "only GET and HEAD are served")
+    let answer = if req.method() != hyper::Method::GET && req.method() != hyper::Method::HEAD {
+        Response::message(405, false, "only GET and HEAD are served").into()
     } else {
         let now = at.unwrap_or_else(Timestamp::now);
+        let json = wants_json(request.accept.as_deref());
         // SQLite and file reads block: keep them off the async workers.
         tokio::task::spawn_blocking(move || {
-            let archive = archive.lock().unwrap_or_else(|p| p.into_inner());
-            respond(&archive, &request, now)
+            handles
+                .with(|archive| answer(archive, &request, now))
+                .unwrap_or_else(|e| Response::message(500, json, &e.to_string()).into())
         })
         .await
-        .unwrap_or_else(|_| Response::message(500, false, "the request failed"))
+        .unwrap_or_else(|_| Response::message(500, false, "the request failed").into())
     };
+    let Answer { response, payload } = answer;
     let mut builder = hyper::Response::builder().status(response.status);
     for (name, value) in &response.headers {
         builder = builder.header(name.as_str(), value.as_slice());
     }
+    let body = match payload {
+        Some(payload) => ReplayBody::stream(payload),
+        None => ReplayBody::full(response.body),
+    };
     // `respond` leaves out captured fields that cannot be sent, so only a fault of the
     // archive's own can land here.
-    Ok(builder
-        .body(Full::new(Bytes::from(response.body)))
-        .unwrap_or_else(|_| {
-            let mut r = hyper::Response::new(Full::new(Bytes::from_static(
-                b"the archive could not send this answer",
-            )));
-            *r.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
-            r
-        }))
+    Ok(builder.body(body).unwrap_or_else(|_| {
+        let mut r = hyper::Response::new(ReplayBody::full(
+            b"the archive could not send this answer".to_vec(),
+        ));
+        *r.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
+        r
+    }))
+}
+
+/// A response body: bytes in hand, or a payload read from the store chunk by chunk as
+/// the client takes it. The reading runs on the blocking pool one chunk at a time and
+/// waits, holding no thread, while the chunk before it is unsent, so a slow reader holds
+/// at most two chunks of a capture of any size.
+pub struct ReplayBody {
+    kind: BodyKind,
+}
+
+enum BodyKind {
+    Full(Option<Bytes>),
+    Stream {
+        chunks: mpsc::Receiver<io::Result<Bytes>>,
+        length: Option<u64>,
+    },
+}
+
+impl ReplayBody {
+    fn full(bytes: Vec<u8>) -> ReplayBody {
+        ReplayBody {
+            kind: BodyKind::Full(Some(Bytes::from(bytes))),
+        }
+    }
+
+    fn stream(payload: Payload) -> ReplayBody {
+        let (tx, chunks) = mpsc::channel(1);
+        let mut reader = payload.body;
+        tokio::spawn(async move {
+            loop {
+                let read = tokio::task::spawn_blocking(move || {
+                    let mut buf = vec![0u8; CHUNK];
+                    let n = reader.read(&mut buf);
+                    (
+                        reader,
+                        n.map(|n| {
+                            buf.truncate(n);
+                            buf
+                        }),
+                    )
+                })
+                .await;
+                let Ok((back, chunk)) = read else { return };
+                reader = back;
+                // The end of the payload, an error (which ends the response short), or a
+                // client gone (the body dropped) ends the reading.
+                match chunk {
+                    Ok(chunk) if chunk.is_empty() => return,
+                    Ok(chunk) => {
+                        if tx.send(Ok(Bytes::from(chunk))).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                        return;
+                    }
+                }
+            }
+        });
+        ReplayBody {
+            kind: BodyKind::Stream {
+                chunks,
+                length: payload.length,
+            },
+        }
+    }
+}
+
+impl hyper::body::Body for ReplayBody {
+    type Data = Bytes;
+    type Error = io::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+        match &mut self.kind {
+            BodyKind::Full(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
+            BodyKind::Stream { chunks, .. } => chunks
+                .poll_recv(cx)
+                .map(|chunk| chunk.map(|c| c.map(Frame::data))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(&self.kind, BodyKind::Full(None))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match &self.kind {
+            BodyKind::Full(Some(bytes)) => SizeHint::with_exact(bytes.len() as u64),
+            BodyKind::Full(None) => SizeHint::with_exact(0),
+            BodyKind::Stream { length, .. } => {
+                length.map_or_else(SizeHint::new, SizeHint::with_exact)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -470,5 +704,43 @@ mod tests {
         assert!(wants_json(Some("text/html;q=0.5, application/json")));
         assert!(!wants_json(Some("*/*")));
         assert!(!wants_json(None));
+    }
+
+    /// A request holding a handle (a long listing, a slow disk) does not make the next
+    /// one wait: each runs on a connection of its own.
+    #[test]
+    fn readers_do_not_wait_on_each_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::create(dir.path(), "ExampleBot").unwrap();
+        let handles = Arc::new(Handles {
+            dir: archive.dir().to_owned(),
+            spare: Mutex::new(vec![archive]),
+        });
+        let (entered, wait_entered) = std::sync::mpsc::channel();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let handles = handles.clone();
+            std::thread::spawn(move || {
+                handles
+                    .with(|_| {
+                        entered.send(()).unwrap();
+                        held.recv_timeout(std::time::Duration::from_secs(10))
+                            .is_ok()
+                    })
+                    .unwrap()
+            })
+        };
+        wait_entered.recv().unwrap();
+        let status = handles
+            .with(|archive| archive.status(Timestamp::now()).map(|s| s.records))
+            .unwrap()
+            .unwrap();
+        assert_eq!(status, 0);
+        release.send(()).unwrap();
+        assert!(
+            busy.join().unwrap(),
+            "the first request was not held to the end"
+        );
+        assert_eq!(handles.spare.lock().unwrap().len(), 2);
     }
 }

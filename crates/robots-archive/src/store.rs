@@ -2,15 +2,16 @@
 //! never modified and never served whole; records are read from it one by one.
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use flate2::bufread::GzDecoder;
 use sha1::{Digest as _, Sha1};
 
 use crate::incoming::{self, Leftovers};
 use crate::index::Entry;
 use crate::time::Timestamp;
-use crate::warc::Reader;
+use crate::warc::{open_block, Fields, Reader};
 use crate::Error;
 
 /// The store's folder inside an archive directory.
@@ -237,16 +238,7 @@ impl RecordReader<'_> {
                 Ok(v)
             })?
             .ok_or_else(mismatch)?;
-        let same = match entry.warc_record_id.as_deref() {
-            Some(id) => record.fields.get("WARC-Record-ID") == Some(id),
-            // Indexed without an ID (it had none, or another capture has it): its
-            // capture time tells it apart.
-            None => {
-                let date = record.fields.get("WARC-Date");
-                date.and_then(|d| Timestamp::parse_rfc3339(d).ok()) == Some(entry.captured)
-            }
-        };
-        if !same {
+        if !is_indexed_record(entry, &record.fields) {
             return Err(mismatch());
         }
         Ok(Stored {
@@ -254,6 +246,53 @@ impl RecordReader<'_> {
             raw,
             block: record.value,
         })
+    }
+}
+
+/// Whether a record read back is the one `entry` indexed: the same WARC-Record-ID, or
+/// for a record indexed without one (it had none, or another capture has it), the same
+/// capture time.
+fn is_indexed_record(entry: &Entry, fields: &Fields) -> bool {
+    match entry.warc_record_id.as_deref() {
+        Some(id) => fields.get("WARC-Record-ID") == Some(id),
+        None => {
+            let date = fields.get("WARC-Date");
+            date.and_then(|d| Timestamp::parse_rfc3339(d).ok()) == Some(entry.captured)
+        }
+    }
+}
+
+/// A record's block as a stream, read from the store through bounded buffers whatever
+/// its size (inflating its gzip member on the way).
+pub(crate) type BlockReader = io::Take<Box<dyn BufRead + Send>>;
+
+impl Store {
+    /// Opens the block of the record an index row points at, checking it is the one
+    /// indexed, for reading as a stream. Only `disclosure` sends what it reads onwards.
+    pub(crate) fn open_block(&self, entry: &Entry) -> Result<BlockReader, Error> {
+        let path = self.path(&entry.file);
+        let mut file = self.open(&entry.file)?;
+        file.seek(SeekFrom::Start(entry.offset))
+            .map_err(|e| io_error(&path, e))?;
+        let mut member = BufReader::new(file.take(entry.length));
+        let gzipped = member
+            .fill_buf()
+            .map_err(|e| io_error(&path, e))?
+            .starts_with(&[0x1f, 0x8b]);
+        let input: Box<dyn BufRead + Send> = if gzipped {
+            Box::new(BufReader::new(GzDecoder::new(member)))
+        } else {
+            Box::new(member)
+        };
+        let mismatch = || Error::StoreMismatch {
+            file: entry.file.clone(),
+            offset: entry.offset,
+        };
+        let (fields, block) = open_block(input).map_err(|_| mismatch())?;
+        if !is_indexed_record(entry, &fields) {
+            return Err(mismatch());
+        }
+        Ok(block)
     }
 }
 

@@ -45,13 +45,27 @@ impl Tombstone {
     /// The tombstone of `entry` with its captured response head, as of time `at`.
     pub fn new(entry: &Entry, head: Option<&ResponseHead>, at: Timestamp) -> Tombstone {
         let access = entry.access(at);
-        let reason = match (access, entry.embargo_until) {
-            (Access::Embargoed, Some(end)) => format!(
-                "The site's robots.txt set an Archive-Embargo of {} days; the body is withheld until {end}.",
-                entry.embargo_days.unwrap_or(0)
+        let until = entry.withheld_until();
+        let reason = match entry.withheld_by_original(at) {
+            // A revisit withheld for its original's sake says whose standing withholds it.
+            Some(original) => format!(
+                "This capture is a revisit record: its payload is that of the capture of {} at {}, {}.",
+                original.url,
+                original.captured,
+                match (original.access(at), until) {
+                    (Access::Embargoed, Some(end)) => format!("which is under embargo; the body is withheld until {end}"),
+                    (Access::Disallowed, _) => "which was made while robots.txt disallowed it for this archive's crawler; the body is never published".to_owned(),
+                    _ => "which no robots.txt capture governs yet; the body is withheld until one is ingested".to_owned(),
+                }
             ),
-            (Access::Disallowed, _) => "The capture was made while robots.txt disallowed it for this archive's crawler; it is never published.".to_owned(),
-            _ => "No robots.txt capture of this site is near enough in time to know its embargo; the body is withheld until one is ingested.".to_owned(),
+            None => match (access, until) {
+                (Access::Embargoed, Some(end)) => format!(
+                    "The site's robots.txt set an Archive-Embargo of {} days; the body is withheld until {end}.",
+                    entry.embargo_days.unwrap_or(0)
+                ),
+                (Access::Disallowed, _) => "The capture was made while robots.txt disallowed it for this archive's crawler; it is never published.".to_owned(),
+                _ => "No robots.txt capture of this site is near enough in time to know its embargo; the body is withheld until one is ingested.".to_owned(),
+            },
         };
         Tombstone {
             url: entry.url.clone(),
@@ -68,7 +82,7 @@ impl Tombstone {
                 .unwrap_or_default(),
             payload_digest: entry.digest.as_ref().map(|d| d.as_header().to_owned()),
             embargo_until: match access {
-                Access::Embargoed | Access::Released => entry.embargo_until.map(|t| t.rfc3339()),
+                Access::Embargoed | Access::Released => until.map(|t| t.rfc3339()),
                 Access::Disallowed | Access::NoRobots => None,
             },
             first_observed: entry.first_observed.map(|t| t.rfc3339()),

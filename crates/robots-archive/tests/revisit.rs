@@ -108,13 +108,13 @@ fn an_identical_payload_revisit_is_a_capture_with_its_originals_content() {
         "2026-03-02T00:00:00Z",
     );
     assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
-    assert_eq!(r.header("X-Second-Crawl"), Some(&b"yes"[..]));
+    assert_eq!(r.header("X-Archive-Orig-X-Second-Crawl"), Some(&b"yes"[..]));
     assert_eq!(
         r.header("Memento-Datetime"),
         Some(&b"Sun, 01 Mar 2026 00:00:00 GMT"[..])
     );
     assert_eq!(
-        r.header("ETag"),
+        r.header("X-Archive-Orig-ETag"),
         None,
         "the original's head is not the revisit's"
     );
@@ -158,7 +158,7 @@ fn a_server_not_modified_revisit_replays_the_originals_head_updated_by_the_304()
     );
     assert_eq!((r.status, &r.body[..]), (200, &b"BODY-A"[..]));
     assert_eq!(
-        r.header("Date"),
+        r.header("X-Archive-Orig-Date"),
         Some(&b"Sun, 01 Mar 2026 00:00:00 GMT"[..])
     );
     assert_eq!(r.header("Content-Type"), Some(&b"text/html"[..]));
@@ -200,7 +200,7 @@ fn a_bare_304_repeats_the_latest_earlier_2xx_capture_of_its_url() {
         "2026-06-01T00:00:00Z",
     );
     assert_eq!((r.status, &r.body[..]), (200, &b"BODY-B"[..]));
-    assert_eq!(r.header("ETag"), Some(&b"\"b2\""[..]));
+    assert_eq!(r.header("X-Archive-Orig-ETag"), Some(&b"\"b2\""[..]));
 }
 
 #[test]
@@ -587,7 +587,12 @@ fn a_revisit_of_a_flagged_original_stays_held_and_is_never_published() {
     );
     assert_eq!(ingest(&mut archive, &crawl).revisits_without_original, 0);
     let visit = archive.captures_of(PAGE).unwrap().remove(0);
-    assert_eq!(visit.access(t("2026-05-01T00:00:00Z")), Access::Released);
+    // Released in its own right, withheld for its payload's sake.
+    assert_eq!(
+        visit.own_access(t("2026-05-01T00:00:00Z")),
+        Access::Released
+    );
+    assert_eq!(visit.access(t("2026-05-01T00:00:00Z")), Access::Disallowed);
     let first = archive.release(t("2026-05-01T00:00:00Z")).unwrap();
     assert_eq!(first.released, 1, "robots.txt only");
     for at in ["2026-05-01T00:00:00Z", "2030-01-01T00:00:00Z"] {
@@ -656,4 +661,146 @@ fn an_index_of_layout_3_holds_its_waiting_revisits_after_an_upgrade() {
         held_and_waiting(&adir, alone.id, "2027-01-01T00:00:00Z"),
         (false, false)
     );
+}
+
+/// The attack of issue 57: revisit records under another, permissive site name the
+/// captures of a site whose payloads are withheld (one under embargo, one captured while
+/// disallowed). No path may carry those payloads out: replay (GET, HEAD, a Range, the
+/// latest-capture form, `id_`), the CDX listing, or a release, until the original itself
+/// is released.
+#[test]
+fn a_revisit_never_carries_out_a_payload_its_original_withholds() {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = dir.path().join("archive");
+    let mut archive = Archive::create(&adir, AGENT).unwrap();
+    let news = format!("{SITE}/news/a");
+    let private = format!("{SITE}/private/x");
+    let crawl = write_warc(
+        &dir.path().join("site.warc.gz"),
+        &[
+            site_robots(),
+            capture(&news, "2026-01-02T00:00:00Z", 200, b"SECRET-NEWS-BODY"),
+            capture(
+                &private,
+                "2026-01-02T00:00:00Z",
+                200,
+                b"SECRET-PRIVATE-BODY",
+            ),
+        ],
+        1,
+    );
+    ingest(&mut archive, &crawl);
+    let copy_of_news = "http://other.test/copy-of-news";
+    let copy_of_private = "http://other.test/copy-of-private";
+    let copies = write_records(
+        &dir.path().join("other.warc.gz"),
+        &[
+            Item::Response(capture(
+                "http://other.test/robots.txt",
+                "2026-01-03T00:00:00Z",
+                200,
+                b"User-agent: *\nAllow: /\n",
+            )),
+            Item::Revisit(
+                capture(copy_of_news, "2026-01-03T00:00:00Z", 200, b"")
+                    .warc("WARC-Refers-To", record_id(1, 1)),
+                IDENTICAL,
+                true,
+            ),
+            Item::Revisit(
+                capture(copy_of_private, "2026-01-03T00:00:00Z", 200, b"")
+                    .warc("WARC-Refers-To", record_id(1, 2)),
+                IDENTICAL,
+                true,
+            ),
+        ],
+        2,
+    );
+    assert_eq!(ingest(&mut archive, &copies).revisits_without_original, 0);
+
+    let now = "2026-01-04T00:00:00Z";
+    let secret = |body: &[u8]| contains(body, b"SECRET");
+    for (url, status, access) in [
+        (news.as_str(), 451, "embargoed"),
+        (private.as_str(), 403, "disallowed"),
+        (copy_of_news, 451, "embargoed"),
+        (copy_of_private, 403, "disallowed"),
+    ] {
+        for target in [
+            format!("/web/20260103000000/{url}"),
+            format!("/web/20260103000000id_/{url}"),
+            format!("/web/{url}"),
+        ] {
+            let r = get(&archive, &target, now);
+            assert_eq!(r.status, status, "{target}");
+            assert!(
+                !secret(&r.body),
+                "{target}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            assert_eq!(r.header("X-Archive-Access"), Some(access.as_bytes()));
+        }
+    }
+    // The tombstone of a copy says whose payload it withholds, and until when.
+    let r = get(&archive, &format!("/web/{copy_of_news}"), now);
+    let text = String::from_utf8_lossy(&r.body);
+    assert!(text.contains("revisit record"), "{text}");
+    assert!(text.contains(&news), "{text}");
+    assert_eq!(
+        r.header("X-Embargo-Until"),
+        Some(&b"2026-02-02T00:00:00Z"[..])
+    );
+
+    // The listing says what replay does.
+    let r = get(&archive, "/cdx?url=other.test/copy*&output=json", now);
+    let lines: Vec<serde_json::Value> = String::from_utf8(r.body)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let access: Vec<&str> = lines
+        .iter()
+        .map(|l| l["access"].as_str().unwrap())
+        .collect();
+    assert_eq!(access, ["embargoed", "disallowed"]);
+    assert_eq!(lines[0]["embargo_until"], "2026-02-02T00:00:00Z");
+
+    // On the wire: GET, HEAD and a Range request.
+    let server = robots_archive::Server::bind(
+        Archive::open(&adir).unwrap(),
+        "127.0.0.1:0".parse().unwrap(),
+        Some(t(now)),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+    for url in [copy_of_news, copy_of_private] {
+        let target = format!("/web/20260103000000/{url}");
+        for (method, extra) in [("GET", ""), ("HEAD", ""), ("GET", "Range: bytes=0-5\r\n")] {
+            let (head, body) = request_on_the_wire(addr, method, &target, extra);
+            assert!(!head.starts_with(b"HTTP/1.1 2"), "{method} {extra}{target}");
+            assert!(!secret(&body), "{method} {extra}{target}");
+        }
+    }
+
+    // A release now publishes neither payload, under any name.
+    archive.release(t(now)).unwrap();
+    let published = public_records(&adir);
+    assert!(published.iter().all(|(_, _, block)| !secret(block)));
+
+    // Once the news page's embargo ends, its copy replays it; the private page's never.
+    let later = "2026-03-01T00:00:00Z";
+    let r = get(&archive, &format!("/web/{copy_of_news}"), later);
+    assert_eq!((r.status, &r.body[..]), (200, &b"SECRET-NEWS-BODY"[..]));
+    let r = get(&archive, &format!("/web/{copy_of_private}"), later);
+    assert_eq!(r.status, 403);
+    assert!(!secret(&r.body));
+    archive.release(t(later)).unwrap();
+    let published = public_records(&adir);
+    assert!(published
+        .iter()
+        .any(|(_, _, block)| contains(block, b"SECRET-NEWS-BODY")));
+    assert!(published
+        .iter()
+        .all(|(_, _, block)| !contains(block, b"SECRET-PRIVATE-BODY")));
 }

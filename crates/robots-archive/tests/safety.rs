@@ -2,6 +2,9 @@
 //! embargo end (by an oracle written here, independent of the crate) appears in any
 //! public WARC, `serve` response or CDX line; and every due body is released. A URL is
 //! captured with one of two bodies, so content is seen again, and changes, over time.
+//! Revisit records of the captures, under other sites' URLs, repeat their payloads: they
+//! may carry a body out only once its original may (a revisit's payload is its
+//! original's, whatever its own URL's robots.txt says).
 
 mod common;
 
@@ -65,6 +68,34 @@ fn rec() -> impl Strategy<Value = Rec> {
         })
 }
 
+/// An identical-payload revisit of `recs[of % recs.len()]`, at `/r/<n>` of an origin,
+/// `days_after` days after its original.
+#[derive(Debug, Clone)]
+struct Visit {
+    origin: usize,
+    of: usize,
+    days_after: i64,
+    file: usize,
+}
+
+fn visit() -> impl Strategy<Value = Visit> {
+    (0usize..3, 0usize..10, 0i64..30, 0usize..2).prop_map(|(origin, of, days_after, file)| Visit {
+        origin,
+        of,
+        days_after,
+        file,
+    })
+}
+
+/// The URL and capture time of visit `n`, of `recs`.
+fn visit_capture(recs: &[Rec], v: &Visit, n: usize) -> (String, i64) {
+    let original = &recs[v.of % recs.len()];
+    (
+        format!("{}/r/{n}", origin_url(v.origin)),
+        capture_time(original) + v.days_after * DAY + 7200,
+    )
+}
+
 fn origin_url(i: usize) -> String {
     format!("http://site{i}.test")
 }
@@ -121,8 +152,8 @@ fn may_publish(robots: &[RobotsKind], recs: &[Rec], i: usize, at: i64) -> bool {
     }
 }
 
-fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec]) -> Archive {
-    let mut files: Vec<Vec<Capture>> = vec![Vec::new(), Vec::new()];
+fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec], visits: &[Visit]) -> Archive {
+    let mut files: Vec<Vec<Item>> = vec![Vec::new(), Vec::new()];
     for (o, kind) in robots.iter().enumerate() {
         let (body, status, h) = match kind {
             RobotsKind::None => continue,
@@ -142,13 +173,15 @@ fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec]) -> Archive 
             RobotsKind::Status { status, at_hours } => (String::new(), *status, *at_hours),
         };
         let at = Timestamp::from_unix(T0 + h * 3600).rfc3339();
-        files[0].push(capture(
+        files[0].push(Item::Response(capture(
             &format!("{}/robots.txt", origin_url(o)),
             &at,
             status,
             body.as_bytes(),
-        ));
+        )));
     }
+    // The record ID each capture is written with, for the revisits that name it.
+    let mut ids = Vec::new();
     for r in recs {
         let at = Timestamp::from_unix(capture_time(r));
         let mut c = capture(
@@ -160,11 +193,18 @@ fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec]) -> Archive 
         if let Some(d) = r.lm_days {
             c = c.header("Last-Modified", at.plus_secs(d * DAY).http_date());
         }
-        files[r.file].push(c);
+        ids.push(record_id(r.file + 1, files[r.file].len()));
+        files[r.file].push(Item::Response(c));
+    }
+    for (n, v) in visits.iter().enumerate() {
+        let (url, at) = visit_capture(recs, v, n);
+        let c = capture(&url, &Timestamp::from_unix(at).rfc3339(), 200, b"")
+            .warc("WARC-Refers-To", ids[v.of % recs.len()].clone());
+        files[v.file].push(Item::Revisit(c, IDENTICAL, true));
     }
     let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
-    for (n, captures) in files.iter().enumerate() {
-        let warc = write_warc(&dir.join(format!("f{n}.warc.gz")), captures, n + 1);
+    for (n, items) in files.iter().enumerate() {
+        let warc = write_records(&dir.join(format!("f{n}.warc.gz")), items, n + 1);
         archive.ingest(&warc, &mut |_| {}).unwrap();
     }
     archive
@@ -188,11 +228,12 @@ proptest! {
     fn no_body_before_its_embargo_end(
         robots in proptest::collection::vec(robots_kind(), 3),
         recs in proptest::collection::vec(rec(), 1..10),
+        visits in proptest::collection::vec(visit(), 0..4),
         t1 in 0i64..120,
         t2 in 0i64..120,
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let mut archive = build(dir.path(), &robots, &recs);
+        let mut archive = build(dir.path(), &robots, &recs, &visits);
         let (t1, t2) = (T0 + t1.min(t2) * DAY, T0 + t1.max(t2) * DAY);
         for at in [t1, t2] {
             let now = Timestamp::from_unix(at);
@@ -221,6 +262,19 @@ proptest! {
                 let body = String::from_utf8_lossy(&archive.respond(&req, now).body).into_owned();
                 prop_assert!(!body.contains("SECRET"));
                 prop_assert_eq!(body.lines().count(), recs.iter().filter(|o| (o.origin, o.path) == (r.origin, r.path)).count());
+            }
+            for (n, v) in visits.iter().enumerate() {
+                let (url, captured) = visit_capture(&recs, v, n);
+                let stamp = Timestamp::from_unix(captured).fourteen_digits();
+                for target in [format!("/web/{stamp}/{url}"), format!("/web/{stamp}id_/{url}"), format!("/cdx?url={url}&output=json")] {
+                    let req = Request { target: target.clone(), accept: None };
+                    let body = String::from_utf8_lossy(&archive.respond(&req, now).body).into_owned();
+                    for j in 0..recs.len() {
+                        if body.contains(&secret(&recs[j])) {
+                            prop_assert!(body_may_be_public(&robots, &recs, j, at), "{} leaked record {} at {}", target, j, now);
+                        }
+                    }
+                }
             }
         }
     }

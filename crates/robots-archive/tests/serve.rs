@@ -3,10 +3,6 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-
 use common::*;
 use robots_archive::{Archive, Request, Server};
 
@@ -124,7 +120,10 @@ fn released_records_replay_the_nearest_capture() {
     );
     assert_eq!(r.status, 200);
     assert_eq!(r.body, b"FIRST-A");
-    assert_eq!(r.header("Set-Something"), Some("kept".as_bytes()));
+    assert_eq!(
+        r.header("X-Archive-Orig-Set-Something"),
+        Some("kept".as_bytes())
+    );
     assert_eq!(
         r.header("Transfer-Encoding"),
         None,
@@ -327,39 +326,6 @@ fn bad_requests_get_clear_answers() {
     assert_eq!(get(&archive, "/", "text/html", at).status, 200);
 }
 
-/// The head and the body of the answer to `GET target` from a server at `addr`, as the
-/// octets sent.
-fn answer_on_the_wire(addr: SocketAddr, target: &str) -> (Vec<u8>, Vec<u8>) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = Vec::new();
-    s.read_to_end(&mut answer).unwrap();
-    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let body = answer.split_off(end + 4);
-    answer.truncate(end);
-    (answer, body)
-}
-
-/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
-fn head_on_the_wire(addr: SocketAddr, target: &str) -> Vec<u8> {
-    answer_on_the_wire(addr, target).0
-}
-
-/// The value of field `name` in a head, as octets.
-fn field<'a>(head: &'a [u8], name: &str) -> Option<&'a [u8]> {
-    head.split(|&b| b == b'\n').find_map(|line| {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let (n, v) = line.split_at(line.iter().position(|&b| b == b':')?);
-        n.eq_ignore_ascii_case(name.as_bytes())
-            .then(|| v[1..].trim_ascii())
-    })
-}
-
 #[test]
 fn replay_sends_header_octets_as_captured_not_as_text() {
     let dir = tempfile::tempdir().unwrap();
@@ -394,7 +360,7 @@ fn replay_sends_header_octets_as_captured_not_as_text() {
         Some(&b"attachment; filename=\"caf\xE9.pdf\""[..])
     );
     assert_eq!(
-        field(&head, "Set-Cookie"),
+        field(&head, "X-Archive-Orig-Set-Cookie"),
         Some(&b"name=Jos\xE9; Path=/"[..])
     );
     // A Latin-1 redirect target stays in the archive, naming the octet it was sent.
@@ -430,8 +396,14 @@ fn a_header_that_cannot_be_sent_is_dropped_and_the_capture_replayed() {
         at,
     );
     assert_eq!(r.status, 404);
-    assert_eq!((r.header("X-Bell"), r.header("X-Escape")), (None, None));
-    assert_eq!(r.header("X-Kept"), Some(&b"kept"[..]));
+    assert_eq!(
+        (
+            r.header("X-Archive-Orig-X-Bell"),
+            r.header("X-Archive-Orig-X-Escape")
+        ),
+        (None, None)
+    );
+    assert_eq!(r.header("X-Archive-Orig-X-Kept"), Some(&b"kept"[..]));
     let server = Server::bind(archive, "127.0.0.1:0".parse().unwrap(), Some(t(at))).unwrap();
     let addr = server.local_addr().unwrap();
     std::thread::spawn(move || server.run());
@@ -439,9 +411,9 @@ fn a_header_that_cannot_be_sent_is_dropped_and_the_capture_replayed() {
     let (head, body) = answer_on_the_wire(addr, &format!("/web/2026/{SITE}/news/bell"));
     assert!(head.starts_with(b"HTTP/1.1 404 "), "{head:?}");
     assert_eq!(body, b"BELL-BODY");
-    assert_eq!(field(&head, "X-Kept"), Some(&b"kept"[..]));
-    assert_eq!(field(&head, "X-Bell"), None);
-    assert_eq!(field(&head, "X-Escape"), None);
+    assert_eq!(field(&head, "X-Archive-Orig-X-Kept"), Some(&b"kept"[..]));
+    assert_eq!(field(&head, "X-Archive-Orig-X-Bell"), None);
+    assert_eq!(field(&head, "X-Archive-Orig-X-Escape"), None);
     assert_eq!(field(&head, "Content-Type"), Some(&b"text/html"[..]));
 
     let (head, body) = answer_on_the_wire(addr, &format!("/web/2026/{SITE}/news/a%01b"));
@@ -451,4 +423,91 @@ fn a_header_that_cannot_be_sent_is_dropped_and_the_capture_replayed() {
         field(&head, "Link"),
         Some(&b"<http://site.test/news/a%01b>; rel=\"original\""[..])
     );
+}
+
+/// A replayed capture must not act on the archive's own origin: the fields that could
+/// (cookies, HSTS, Clear-Site-Data, a policy of its own, a service worker's scope) go
+/// out under pywb's `X-Archive-Orig-` prefix, and the replay carries the archive's
+/// sandbox policy, so captured scripts run in an opaque origin.
+#[test]
+fn replayed_captures_cannot_act_as_the_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let acting = [
+        ("Set-Cookie", "session=captured; Domain=127.0.0.1; Path=/"),
+        (
+            "Strict-Transport-Security",
+            "max-age=31536000; includeSubDomains",
+        ),
+        ("Clear-Site-Data", "\"cookies\", \"storage\""),
+        ("Content-Security-Policy", "script-src *"),
+        ("Service-Worker-Allowed", "/"),
+        ("Refresh", "0; url=http://elsewhere.test/"),
+    ];
+    let mut page = capture(
+        &format!("{SITE}/news/app"),
+        "2026-01-02T00:00:00Z",
+        200,
+        b"<script>document.cookie='x=1'</script>",
+    )
+    .header("Content-Type", "text/html")
+    .header("Content-Language", "en");
+    for (name, value) in acting {
+        page = page.header(name, value);
+    }
+    let archive = archive_with(dir.path(), &[site_robots(), page]);
+    let server = Server::bind(
+        archive,
+        "127.0.0.1:0".parse().unwrap(),
+        Some(t("2026-04-01T00:00:00Z")),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+
+    let (head, body) = answer_on_the_wire(addr, &format!("/web/2026/{SITE}/news/app"));
+    assert!(head.starts_with(b"HTTP/1.1 200 "), "{head:?}");
+    assert!(contains(&body, b"<script>"));
+    for (name, value) in acting {
+        let prefixed = format!("X-Archive-Orig-{name}");
+        assert_eq!(field(&head, &prefixed), Some(value.as_bytes()), "{name}");
+    }
+    for name in [
+        "Set-Cookie",
+        "Strict-Transport-Security",
+        "Clear-Site-Data",
+        "Service-Worker-Allowed",
+        "Refresh",
+    ] {
+        assert_eq!(field(&head, name), None, "{name} went out live");
+    }
+    // The policy is the archive's, not the capture's.
+    let policy = field(&head, "Content-Security-Policy").unwrap();
+    assert!(policy.starts_with(b"sandbox"), "{policy:?}");
+    assert!(!contains(policy, b"allow-same-origin"), "{policy:?}");
+    assert_eq!(
+        field(&head, "X-Content-Type-Options"),
+        Some(&b"nosniff"[..])
+    );
+    // What describes the payload still goes out as captured.
+    assert_eq!(field(&head, "Content-Type"), Some(&b"text/html"[..]));
+    assert_eq!(field(&head, "Content-Language"), Some(&b"en"[..]));
+}
+
+/// The CDX listing in text is never sniffed as another type.
+#[test]
+fn the_cdx_listing_is_not_sniffed() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = fixture(dir.path());
+    let r = get(
+        &archive,
+        &format!("/cdx?url={SITE}/news/a"),
+        "text/html",
+        "2026-04-01T00:00:00Z",
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("Content-Type"),
+        Some(&b"text/plain; charset=utf-8"[..])
+    );
+    assert_eq!(r.header("X-Content-Type-Options"), Some(&b"nosniff"[..]));
 }

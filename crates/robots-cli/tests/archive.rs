@@ -148,6 +148,19 @@ fn ingest_status_release_from_the_command_line() {
     assert_eq!(early.status.code(), Some(2));
     assert!(text(&early).contains("in the future"), "{}", text(&early));
     assert!(published_ids(&archive).is_empty());
+    // So would serving as of a later time: refused before anything listens.
+    let early = robots(&[
+        "archive",
+        "serve",
+        a,
+        "--addr",
+        "127.0.0.1:0",
+        "--at",
+        "2999-01-01",
+    ]);
+    assert_eq!(early.status.code(), Some(2));
+    assert!(text(&early).contains("in the future"), "{}", text(&early));
+    assert!(text(&early).contains("archive status"), "{}", text(&early));
     #[cfg(unix)]
     a_reader_gone_early_ends_it_quietly(a);
 
@@ -619,4 +632,93 @@ fn status_reports_partial_copies_left_by_an_interrupted_ingest() {
         assert!(!copy.exists());
         assert!(!text(&status()).contains("leftovers"));
     }
+}
+
+/// Slow readers of a large released capture: the payload is streamed from the store
+/// through a bounded buffer, so ten clients that stop reading after a few octets hold
+/// little of the server's memory, and a normal client still gets the whole body.
+#[cfg(target_os = "linux")]
+#[test]
+fn slow_readers_of_a_large_capture_hold_little_memory() {
+    use std::io::{Read, Write};
+    const SIZE: usize = 40 * 1024 * 1024;
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("big.warc");
+    let mut w = Writer::new(std::fs::File::create(&warc).unwrap());
+    let mut write = |i: usize, url: &str, body: &[u8]| {
+        let mut block =
+            format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len()).into_bytes();
+        block.extend_from_slice(body);
+        let mut record = format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: \
+             <urn:uuid:00000000-0000-4000-8000-{i:012}>\r\nWARC-Date: {}\r\n\
+             WARC-Target-URI: {url}\r\nContent-Length: {}\r\n\r\n",
+            Timestamp::from_unix(T0 + i as i64).rfc3339(),
+            block.len()
+        )
+        .into_bytes();
+        record.extend_from_slice(&block);
+        record.extend_from_slice(b"\r\n\r\n");
+        w.write_plain_record(&record).unwrap();
+    };
+    write(
+        0,
+        "http://big.test/robots.txt",
+        b"User-agent: *\nAllow: /\n",
+    );
+    let body: Vec<u8> = (0..SIZE).map(|i| b'a' + (i % 26) as u8).collect();
+    write(1, "http://big.test/big", &body);
+    w.finish().unwrap();
+    let archive = dir.path().join("archive");
+    assert!(ingest(&archive, &warc).status.success());
+
+    let server = common::serve(&[
+        "archive",
+        "serve",
+        archive.to_str().unwrap(),
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    let ask = |stream: &mut std::net::TcpStream| {
+        write!(
+            stream,
+            "GET /web/http://big.test/big HTTP/1.1\r\nHost: big.test\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+    };
+    let mut slow = Vec::new();
+    for _ in 0..10 {
+        let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        ask(&mut s);
+        let mut first = [0u8; 1024];
+        s.read_exact(&mut first).unwrap();
+        assert!(first.starts_with(b"HTTP/1.1 200 "));
+        slow.push(s);
+    }
+    // A normal client meanwhile gets every octet.
+    let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    ask(&mut s);
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    assert_eq!(answer.len() - end, SIZE);
+    assert!(
+        answer[end..] == body[..],
+        "the body differs from the capture"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let peak = common::peak_memory(server.child.id());
+    eprintln!(
+        "server peak memory with 10 slow readers of a 40 MiB capture: {} MB",
+        peak / 1_000_000
+    );
+    // Ten whole copies would be 420 MB; the server's own needs are a few tens.
+    assert!(
+        peak < 100_000_000,
+        "server peak memory {} MB",
+        peak / 1_000_000
+    );
+    drop(slow);
 }

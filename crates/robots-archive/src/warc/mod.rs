@@ -4,6 +4,7 @@
 mod reader;
 mod writer;
 
+pub(crate) use reader::open_block;
 pub use reader::{Reader, Record};
 pub use writer::Writer;
 

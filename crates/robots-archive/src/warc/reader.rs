@@ -142,6 +142,25 @@ fn read_record<B: BufRead, T>(
     input: &mut B,
     visit: impl FnOnce(&Fields, &mut dyn BufRead) -> io::Result<T>,
 ) -> io::Result<(Fields, T)> {
+    let (fields, mut block) = open_block(&mut *input)?;
+    let value = visit(&fields, &mut block)?;
+    io::copy(&mut block, &mut io::sink())?;
+    if block.limit() > 0 {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    let mut end = [0u8; 4];
+    input.read_exact(&mut end)?;
+    if &end != b"\r\n\r\n" {
+        return Err(problem(WarcProblem::BadRecordEnd));
+    }
+    Ok((fields, value))
+}
+
+/// Reads a record's version line and fields, and hands back its block as a reader of
+/// exactly Content-Length bytes, for a caller that streams the block on its own (replay
+/// sends a payload of any size through bounded buffers). Errors as [`Reader::next`]'s.
+pub(crate) fn open_block<B: BufRead>(input: B) -> io::Result<(Fields, io::Take<B>)> {
+    let mut input = input;
     // Checked before reading a line, so that a file that is not WARC at all is called
     // that, not "truncated", when it has no line end.
     let peek = input.fill_buf()?;
@@ -154,7 +173,7 @@ fn read_record<B: BufRead, T>(
         let found = String::from_utf8_lossy(&line[..line.len().min(40)]).into_owned();
         return Err(problem(WarcProblem::NotAWarcRecord { found }));
     }
-    let version = match read_line(input, MAX_LINE)? {
+    let version = match read_line(&mut input, MAX_LINE)? {
         None => return Err(io::ErrorKind::UnexpectedEof.into()),
         Some(Err(limit)) => return Err(problem(WarcProblem::HeaderTooLong { limit })),
         Some(Ok(line)) => line,
@@ -163,23 +182,12 @@ fn read_record<B: BufRead, T>(
         let found = String::from_utf8_lossy(&version[..version.len().min(40)]).into_owned();
         return Err(problem(WarcProblem::NotAWarcRecord { found }));
     }
-    let fields = read_fields(input)?;
+    let fields = read_fields(&mut input)?;
     let length: u64 = fields
         .get("Content-Length")
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| problem(WarcProblem::NoContentLength))?;
-    let mut block = input.take(length);
-    let value = visit(&fields, &mut block)?;
-    io::copy(&mut block, &mut io::sink())?;
-    if block.limit() > 0 {
-        return Err(io::ErrorKind::UnexpectedEof.into());
-    }
-    let mut end = [0u8; 4];
-    input.read_exact(&mut end)?;
-    if &end != b"\r\n\r\n" {
-        return Err(problem(WarcProblem::BadRecordEnd));
-    }
-    Ok((fields, value))
+    Ok((fields, input.take(length)))
 }
 
 /// The compression, and the command that undoes it, of data starting with the magic

@@ -241,3 +241,53 @@ pub fn public_records(archive_dir: &Path) -> Vec<(String, Fields, Vec<u8>)> {
     }
     out
 }
+
+/// The head and the body of the answer to `METHOD target` (with extra header lines, each
+/// ending in CRLF) from a server at `addr`, as the octets sent.
+pub fn request_on_the_wire(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    extra: &str,
+) -> (Vec<u8>, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        s,
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let body = answer.split_off(end + 4);
+    answer.truncate(end);
+    (answer, body)
+}
+
+/// The head and the body of the answer to `GET target` from a server at `addr`.
+pub fn answer_on_the_wire(addr: std::net::SocketAddr, target: &str) -> (Vec<u8>, Vec<u8>) {
+    request_on_the_wire(addr, "GET", target, "")
+}
+
+/// The head of the answer to `GET target` from a server at `addr`, as the octets sent.
+pub fn head_on_the_wire(addr: std::net::SocketAddr, target: &str) -> Vec<u8> {
+    answer_on_the_wire(addr, target).0
+}
+
+/// The value of field `name` in a head, as octets.
+pub fn field<'a>(head: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    head.split(|&b| b == b'\n').find_map(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let (n, v) = line.split_at(line.iter().position(|&b| b == b':')?);
+        n.eq_ignore_ascii_case(name.as_bytes())
+            .then(|| v[1..].trim_ascii())
+    })
+}
+
+/// Whether `needle` occurs in `haystack`.
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}

@@ -111,7 +111,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8090")]
     pub addr: SocketAddr,
     /// Answer as if it were this time (RFC 3339, or a date such as 2026-06-01 for its
-    /// first instant in UTC), e.g. to preview a release date.
+    /// first instant in UTC), now or earlier: a later time would send what is still
+    /// under embargo (`robots archive status --at` previews a later date).
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
     #[command(flatten)]
@@ -359,6 +360,9 @@ fn status(args: StatusArgs) -> Result<ExitCode> {
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode> {
+    if let Some(at) = args.at {
+        up_to_now(at, &args.dir, "serving as of that time would send")?;
+    }
     let archive = Archive::open(&args.dir)?;
     let server = Server::bind(archive, args.addr, args.at)?.with_limits(args.limits.limits());
     let addr = server.local_addr().unwrap_or(args.addr);
@@ -371,20 +375,13 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
 }
 
 fn release(args: ReleaseArgs) -> Result<ExitCode> {
-    let now = Timestamp::now();
-    let at = args.at.unwrap_or(now);
-    // Publication cannot be undone: releasing as of a later time would publish bodies
-    // still under embargo today.
-    if at > now {
-        bail!(
-            "--at {} is in the future, and a release publishes for good what is due at that \
-             time, bodies still under embargo now among them; give a time up to now, or see \
-             what a later time would release with `robots archive status {} --at {}`",
-            at.rfc3339(),
-            args.dir.display(),
-            at.rfc3339()
-        );
-    }
+    let at = args.at.unwrap_or_else(Timestamp::now);
+    // Publication cannot be undone.
+    up_to_now(
+        at,
+        &args.dir,
+        "a release publishes for good what is due at that time,",
+    )?;
     let mut archive = Archive::open(&args.dir)?;
     let report = archive.release(at)?;
     let mut out = std::io::stdout().lock();
@@ -403,6 +400,22 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
         report.released, report.tombstones
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an `--at` later than now: `what` would send out bodies still under embargo
+/// today, which `status --at` can preview without sending anything.
+fn up_to_now(at: Timestamp, dir: &Path, what: &str) -> Result<()> {
+    if at > Timestamp::now() {
+        bail!(
+            "--at {} is in the future, and {what} bodies still under embargo now among \
+             them; give a time up to now, or see what a later time would release with \
+             `robots archive status {} --at {}`",
+            at.rfc3339(),
+            dir.display(),
+            at.rfc3339()
+        );
+    }
+    Ok(())
 }
 
 /// A path as text output shows it: file and directory names can hold control

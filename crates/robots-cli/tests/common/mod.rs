@@ -77,3 +77,55 @@ pub fn raw_controls(text: &str) -> bool {
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     })
 }
+
+/// A `robots` server started on a free loopback port, stopped when dropped however the
+/// test ends.
+pub struct Serving {
+    pub child: std::process::Child,
+    pub addr: std::net::SocketAddr,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `robots <args>` (a `serve` command given `--addr 127.0.0.1:0`) and reads the
+/// address it listens on from the line it prints.
+pub fn serve(args: &[&str]) -> Serving {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("robots serve starts");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "robots {args:?} ended before saying where it listens"
+        );
+        if let Some(rest) = line.trim().split("http://").nth(1) {
+            let addr = rest.split_whitespace().next().unwrap_or(rest);
+            break addr.trim_end_matches('/').parse().expect("an address");
+        }
+    };
+    Serving { child, addr }
+}
+
+/// The peak resident memory of process `pid` so far, in bytes (Linux: VmHWM).
+#[cfg(target_os = "linux")]
+pub fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/<pid>/status");
+    kb * 1024
+}
