@@ -269,21 +269,22 @@ impl<R: BufRead> Dechunked<R> {
 
 impl<R: BufRead> Read for Dechunked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while !self.done && !buf.is_empty() {
+        // One chunk's bytes at most per call.
+        if !self.done && !buf.is_empty() {
             let left = match self.left {
                 Some(left) => left,
                 None => match self.next_size()? {
                     Some(size) => *self.left.insert(size),
                     None => {
                         self.done = true;
-                        break;
+                        return Ok(0);
                     }
                 },
             };
             let available = self.input.fill_buf()?;
             if available.is_empty() {
                 self.done = true;
-                break;
+                return Ok(0);
             }
             let n = available.len().min(buf.len()).min(left as usize);
             buf[..n].copy_from_slice(&available[..n]);
