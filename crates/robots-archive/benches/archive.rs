@@ -1,5 +1,7 @@
-//! Benchmarks: ingest throughput (MB/s of WARC), and the cost of a release on an archive
-//! of 1,000,000 index rows of which 1% are due, against finding them by a full scan.
+//! Benchmarks: ingest throughput (MB/s of WARC), the cost of a release on an archive
+//! of 1,000,000 index rows of which 1% are due, against finding them by a full scan, and
+//! `/cdx` on 100,000 rows: a prefix query that selects nothing, and a replay request
+//! answered over a socket while 20 clients send such queries.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -164,5 +166,80 @@ fn release(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ingest, release);
+/// An archive of `n` index rows: 100 real records and synthetic rows after them.
+fn keyed_archive(dir: &Path, n: i64) -> std::path::PathBuf {
+    let adir = dir.join("k");
+    let warc = dir.join("keyed.warc.gz");
+    write_warc(&warc, 100, 200);
+    let mut archive = Archive::create(&adir, AGENT).unwrap();
+    archive.ingest(&warc, &mut |_| {}).unwrap();
+    drop(archive);
+    let db = rusqlite::Connection::open(adir.join(robots_archive::INDEX_FILE)).unwrap();
+    db.execute_batch(&format!(
+        "BEGIN;
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})
+         INSERT INTO records (file_id, offset, length, warc_record_id, url, urlkey, origin,
+             captured, status, mime, digest, verdict, embargo_days, embargo_until, pending)
+         SELECT 1, -i, 100, 'synthetic-' || i, 'http://bench.test/old/' || i,
+             'test,bench)/old/' || i, 'http://bench.test:80', {T0} + i, 200, 'text/html',
+             'sha1:AAAA', 'allowed', 90, {T0} + 100 * 86400, 0
+         FROM n;
+         COMMIT;"
+    ))
+    .unwrap();
+    adir
+}
+
+/// `GET target` over a new connection; the status code.
+fn get(addr: std::net::SocketAddr, target: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    String::from_utf8_lossy(&answer[9..12]).parse().unwrap()
+}
+
+fn cdx(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let adir = keyed_archive(dir.path(), 100_000);
+    let at = Timestamp::from_unix(T0 + 200 * 86_400);
+    let archive = Archive::open(&adir).unwrap();
+    // Every key of the index sorts after this prefix, and none starts with it.
+    let empty = robots_archive::CdxQuery::parse("url=a.test/*").unwrap();
+    let mut group = c.benchmark_group("cdx, 100,000 rows");
+    group.sample_size(20);
+    group.bench_function("a prefix query that selects nothing", |b| {
+        b.iter(|| assert!(archive.cdx(&empty, at).unwrap().is_empty()))
+    });
+    let server =
+        robots_archive::Server::bind(archive, "127.0.0.1:0".parse().unwrap(), Some(at)).unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let askers: Vec<_> = (0..20)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    assert_eq!(get(addr, "/cdx?url=a.test/*"), 200);
+                }
+            })
+        })
+        .collect();
+    group.bench_function("a replay while 20 clients send such queries", |b| {
+        b.iter(|| assert_eq!(get(addr, "/web/http://bench.test/page/7"), 200))
+    });
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for asker in askers {
+        asker.join().unwrap();
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ingest, release, cdx);
 criterion_main!(benches);

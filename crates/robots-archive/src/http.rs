@@ -269,44 +269,43 @@ impl<R: BufRead> Dechunked<R> {
 
 impl<R: BufRead> Read for Dechunked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        // One chunk's bytes at most per call.
-        if !self.done && !buf.is_empty() {
-            let left = match self.left {
-                Some(left) => left,
-                None => match self.next_size()? {
-                    Some(size) => *self.left.insert(size),
-                    None => {
-                        self.done = true;
-                        return Ok(0);
-                    }
-                },
-            };
-            let available = self.input.fill_buf()?;
-            if available.is_empty() {
-                self.done = true;
-                return Ok(0);
-            }
-            let n = available.len().min(buf.len()).min(left as usize);
-            buf[..n].copy_from_slice(&available[..n]);
-            self.input.consume(n);
-            let left = left - n as u64;
-            if left > 0 {
-                self.left = Some(left);
-                return Ok(n);
-            }
-            // The CRLF after a chunk's data. A lone CR is consumed too, which the next
-            // size line's trimming would drop anyway; a lone LF is left, to end the
-            // payload as the empty size line it starts.
-            self.left = None;
-            if self.input.fill_buf()?.first() == Some(&b'\r') {
-                self.input.consume(1);
-                if self.input.fill_buf()?.first() == Some(&b'\n') {
-                    self.input.consume(1);
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let left = match self.left {
+            Some(left) => left,
+            None => match self.next_size()? {
+                Some(size) => size,
+                None => {
+                    self.done = true;
+                    return Ok(0);
                 }
-            }
+            },
+        };
+        let available = self.input.fill_buf()?;
+        if available.is_empty() {
+            self.done = true;
+            return Ok(0);
+        }
+        let n = available.len().min(buf.len()).min(left as usize);
+        buf[..n].copy_from_slice(&available[..n]);
+        self.input.consume(n);
+        let left = left - n as u64;
+        if left > 0 {
+            self.left = Some(left);
             return Ok(n);
         }
-        Ok(0)
+        // The CRLF after a chunk's data. A lone CR is consumed too, which the next size
+        // line's trimming would drop anyway; a lone LF is left, to end the payload as the
+        // empty size line it starts.
+        self.left = None;
+        if self.input.fill_buf()?.first() == Some(&b'\r') {
+            self.input.consume(1);
+            if self.input.fill_buf()?.first() == Some(&b'\n') {
+                self.input.consume(1);
+            }
+        }
+        Ok(n)
     }
 }
 

@@ -109,8 +109,30 @@
 //!   capture under embargo answers **451** with a tombstone (HTML, or JSON
 //!   when Accept prefers `application/json`), a flagged one **403**; the body is never
 //!   sent. The headers `X-Archive-Access` and, under embargo, `X-Embargo-Until` say why.
+//!   **What may leave the archive** is decided in one place, [`Entry::access`], and
+//!   every path that sends a payload (replay by GET or HEAD, a Range request, which is
+//!   answered whole, `id_` replay, release) reads it through the crate's `disclosure`
+//!   module, which asks it first. A revisit's payload is its original's, so a revisit is
+//!   released only when it and its original both are: a revisit under a site that allows
+//!   everything, of a capture under embargo or captured while disallowed, answers 451 or
+//!   403 like that capture, its tombstone says whose payload it withholds, and `/cdx`
+//!   lists it with that access and the later of the two embargo ends.
 //!   A released capture is replayed with its status and headers (hop-by-hop ones and
-//!   chunked coding removed) plus `Memento-Datetime`, each header value the octets
+//!   chunked coding removed) plus `Memento-Datetime`. Replayed captures are served from
+//!   the archive's own origin, so they must not act as the archive: only the fields
+//!   that describe the payload go out live (`Content-Type`, `Content-Encoding`,
+//!   `Content-Language`, `Content-Disposition`, `Last-Modified`, and `Location`
+//!   rewritten); every other captured field (`Set-Cookie`, `Strict-Transport-Security`,
+//!   `Clear-Site-Data`, `Content-Security-Policy`, `Refresh`, …) goes out as
+//!   `X-Archive-Orig-<name>`, as pywb sends them; and every replay carries
+//!   `Content-Security-Policy: sandbox allow-scripts allow-forms allow-downloads` (no
+//!   `allow-same-origin`: captured scripts run in an opaque origin, so they cannot read
+//!   the archive's cookies or storage or register a service worker for it) and
+//!   `X-Content-Type-Options: nosniff`, which every answer of the archive's own carries
+//!   too. Payloads are streamed from the store through a buffer of 64 KiB a chunk, so a
+//!   client reading slowly holds a chunk or two of the server's memory, whatever the
+//!   capture's size. Each request reads the index through a connection of its own, so a
+//!   long listing does not hold up a replay. Each header value sent is the octets
 //!   captured, UTF-8 or not (a Latin-1 `filename="caf\xE9.pdf"` is sent back as it
 //!   came, never as U+FFFD); a redirect's `Location` points into the archive at the
 //!   capture's time (a target that is not UTF-8 with its octets from 0x80 up
@@ -135,7 +157,8 @@
 //!   `output`: `json`, or `text` (the default) for space-separated lines. Any other
 //!   parameter (`filter`, `fl`, `collapse`, `sort`, `closest`, paging…), a repeated one
 //!   or a value outside these answers 400 naming it, rather than a listing that ignores
-//!   it.
+//!   it. Every query reads one closed range of the key index per prefix, so a query that
+//!   selects nothing costs as little as one that selects one capture.
 //!   Captures are looked up by SURT key, so a URL is found however its host case,
 //!   default port or `www.` were written, and whether the octets a URL may not hold raw
 //!   (space, controls, non-ASCII) were percent-encoded or not; replay prefers captures

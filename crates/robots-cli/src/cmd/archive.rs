@@ -94,8 +94,12 @@ Example:
 A capture under embargo answers 451 with its tombstone (URL, capture time, headers,
 payload digest, embargo end; HTML, or JSON with Accept: application/json); a capture
 flagged disallowed or without robots.txt answers 403; the body is never sent. A
-released capture replays with its status, headers and body; a revisit replays with the
-payload of the capture it refers to (404 when that is not in the archive). A captured
+released capture replays with its status and body; a revisit replays with the payload
+of the capture it refers to, only once that capture is released too (404 when it is not
+in the archive). Captured headers that describe the payload (Content-Type, -Encoding,
+-Language, -Disposition, Last-Modified) go out as captured, Location rewritten into the
+archive; every other one as X-Archive-Orig-<name>, so that no capture sets cookies or
+policies on the archive; replays carry a sandbox Content-Security-Policy. A captured
 header holding a control octet other than tab, which HTTP cannot carry, is left out.
 
 /cdx takes pywb's url, matchType (exact, prefix, host, domain), from, to, limit and
