@@ -27,6 +27,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::body::{Frame, Incoming, SizeHint};
+use robots_serve::Limits;
 use tokio::sync::mpsc;
 
 use crate::cdx::{self, CdxQuery};
@@ -436,6 +437,7 @@ pub struct Server {
     listener: TcpListener,
     handles: Arc<Handles>,
     at: Option<Timestamp>,
+    limits: Limits,
 }
 
 /// Open handles on the archive, one per request being answered: each has its own SQLite
@@ -485,6 +487,7 @@ impl Server {
                 spare: Mutex::new(vec![archive]),
             }),
             at,
+            limits: Limits::default(),
         })
     }
 
@@ -493,37 +496,22 @@ impl Server {
         self.listener.local_addr().ok()
     }
 
-    /// Serves until the process ends.
+    /// Serves within `limits` (connections, and idle, header and send timeouts)
+    /// instead of the default [`Limits`].
+    pub fn with_limits(self, limits: Limits) -> Server {
+        Server { limits, ..self }
+    }
+
+    /// Serves until the process ends, on the shell both servers share.
     pub fn run(self) -> Result<(), Error> {
-        let io = |e| Error::Io {
+        let handles = self.handles;
+        let at = self.at;
+        robots_serve::run(self.listener, self.limits, move |req| {
+            handle(handles.clone(), at, req)
+        })
+        .map_err(|e| Error::Io {
             path: "server".into(),
             error: e,
-        };
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(io)?;
-        self.listener.set_nonblocking(true).map_err(io)?;
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(self.listener).map_err(io)?;
-            loop {
-                // An accept error (e.g. too many open files) is transient: go on.
-                let Ok((stream, _)) = listener.accept().await else {
-                    continue;
-                };
-                let handles = self.handles.clone();
-                let at = self.at;
-                tokio::spawn(async move {
-                    let service =
-                        hyper::service::service_fn(move |req| handle(handles.clone(), at, req));
-                    let io = hyper_util::rt::TokioIo::new(stream);
-                    // A client hanging up mid-response is not the server's problem.
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(io, service)
-                        .await;
-                });
-            }
         })
     }
 }

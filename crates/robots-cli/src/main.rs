@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod limits;
 mod snippet;
 mod style;
 mod written;

@@ -1,9 +1,11 @@
 //! `robots serve` end to end: the binary on a free loopback port, asked over raw HTTP
-//! for the page, its WebAssembly, other paths, and with other methods.
+//! for the page, its WebAssembly, other paths, and with other methods; and both
+//! servers, `robots archive serve` too, flooded with half-sent requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The running server, stopped when the test ends however it ends.
 struct Serving {
@@ -19,22 +21,29 @@ impl Drop for Serving {
 }
 
 fn serve() -> Serving {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robots"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
+    let mut command = Command::new(env!("CARGO_BIN_EXE_robots"));
+    command.args(["serve", "--addr", "127.0.0.1:0"]);
+    start(command)
+}
+
+/// Starts `command`, a server that says where it listens on its standard error.
+fn start(mut command: Command) -> Serving {
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("robots serve starts");
+        .expect("the server starts");
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     let addr = loop {
         line.clear();
         assert!(
             stderr.read_line(&mut line).unwrap() > 0,
-            "robots serve ended before saying where it listens"
+            "the server ended before saying where it listens"
         );
         if let Some(rest) = line.trim().split("http://").nth(1) {
-            break rest.trim_end_matches('/').parse().expect("an address");
+            let addr = rest.split_whitespace().next().unwrap();
+            break addr.trim_end_matches('/').parse().expect("an address");
         }
     };
     Serving { child, addr }
@@ -207,5 +216,140 @@ fn a_browser_revalidating_its_copy_gets_304_without_the_body() {
         let changed = request_with(server.addr, "GET", target, "If-None-Match: \"old\"\r\n");
         assert_eq!(changed.status, 200, "{target}");
         assert_eq!(changed.body, first.body, "{target}");
+    }
+}
+
+/// The user and system CPU time process `pid` has used, from /proc/PID/stat (fields 14
+/// and 15, in the USER_HZ ticks Linux reports there: 100 a second).
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The command name (field 2) may hold spaces: count from its closing parenthesis.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    Duration::from_millis(ticks * 10)
+}
+
+/// An archive holding one capture (a robots.txt), in `dir`.
+fn small_archive(dir: &std::path::Path) -> std::path::PathBuf {
+    use robots_archive::warc::{Fields, Writer};
+    let warc = dir.join("one.warc");
+    let mut w = Writer::new(std::fs::File::create(&warc).unwrap());
+    let mut f = Fields::new();
+    f.push("WARC-Type", "response");
+    f.push(
+        "WARC-Record-ID",
+        "<urn:uuid:00000000-0000-4000-8000-000000000001>",
+    );
+    f.push("WARC-Date", "2026-01-01T00:00:00Z");
+    f.push("WARC-Target-URI", "http://flood.test/robots.txt");
+    let body = "User-agent: *\nDisallow: /private\n";
+    let block = format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    w.write_record(&f, block.as_bytes()).unwrap();
+    w.finish().unwrap();
+    let archive = dir.join("archive");
+    let out = Command::new(env!("CARGO_BIN_EXE_robots"))
+        .args(["archive", "ingest"])
+        .arg(&archive)
+        .args(["--agent", "ExampleBot"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    archive
+}
+
+/// Issue 57: under `prlimit --nofile=256`, 400 connections that each send half a request
+/// must neither shut other clients out for good nor set the server spinning on accept.
+/// Each server runs with a 3-second header timeout, as a user can ask with the flag.
+#[test]
+fn half_sent_requests_at_the_descriptor_limit_neither_shut_others_out_nor_spin() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = small_archive(dir.path());
+    let robots = env!("CARGO_BIN_EXE_robots");
+    Command::new("prlimit").arg("--version").output().expect(
+        "prlimit (util-linux; scripts/test installs it) to run the servers with few descriptors",
+    );
+    let limited = |args: &[&str]| {
+        let mut command = Command::new("prlimit");
+        command
+            .args(["--nofile=256", "--", robots])
+            .args(args)
+            .args(["--addr", "127.0.0.1:0", "--header-timeout", "3"]);
+        command
+    };
+    let servers = [
+        ("robots serve", limited(&["serve"])),
+        (
+            "robots archive serve",
+            limited(&["archive", "serve", archive.to_str().unwrap()]),
+        ),
+    ];
+    for (name, command) in servers {
+        // prlimit (util-linux, on every Debian) sets the limit and runs the server in
+        // its own place, so the child's id is the server's.
+        let server = start(command);
+        let cpu_before = cpu_time(server.child.id());
+        let flooded = Instant::now();
+        let mut flood = Vec::new();
+        for _ in 0..400 {
+            // A full listen queue drops a connection attempt, to be retried a second
+            // later: time that a server with a longer queue does not cost.
+            let Ok(mut stream) =
+                TcpStream::connect_timeout(&server.addr, Duration::from_millis(300))
+            else {
+                continue;
+            };
+            stream
+                .write_all(b"GET / HTTP/1.1\r\nHost: flood\r\nUser-Agent: hal")
+                .unwrap();
+            flood.push(stream);
+        }
+        assert!(
+            flood.len() >= 300,
+            "{name}: only {} connections",
+            flood.len()
+        );
+        let asked = Instant::now();
+        let mut stream = TcpStream::connect_timeout(&server.addr, Duration::from_secs(10))
+            .unwrap_or_else(|e| panic!("{name}: a client cannot connect: {e}"));
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+            .write_all(b"GET / HTTP/1.1\r\nHost: normal\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut head = [0; 12];
+        let answered = stream.read_exact(&mut head);
+        let waited = asked.elapsed();
+        assert!(
+            answered.is_ok(),
+            "{name}: a client was not answered in {waited:?}, with {} half-sent requests held: {answered:?}",
+            flood.len()
+        );
+        assert_eq!(&head, b"HTTP/1.1 200", "{name}");
+        // The flood's first wave, all the descriptors allow, is cut after the 3 s header
+        // timeout; the client, queued behind it, is then answered.
+        assert!(
+            waited < Duration::from_secs(8),
+            "{name}: answered after {waited:?}"
+        );
+        // Out of descriptors until the first wave is cut, a server retrying a failed
+        // accept at once burns a core for those 3 s; one that backs off uses a few
+        // hundredths of a second to take and cut 400 connections.
+        let window = flooded.elapsed();
+        let cpu = cpu_time(server.child.id()) - cpu_before;
+        eprintln!("{name}: {cpu:?} of CPU time in {window:?}, answered after {waited:?}");
+        assert!(
+            cpu < window / 8,
+            "{name}: {cpu:?} of CPU time in {window:?}"
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::net::{SocketAddr, TcpListener};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
+use robots_serve::Limits;
 
 use crate::assets;
 
@@ -102,42 +103,31 @@ pub fn respond(method: &str, target: &str, if_none_match: Option<&str>) -> Respo
 #[derive(Debug)]
 pub struct Server {
     listener: TcpListener,
+    limits: Limits,
 }
 
 impl Server {
-    /// Binds `addr` (port 0 picks a free port; see [`Server::local_addr`]).
+    /// Binds `addr` (port 0 picks a free port; see [`Server::local_addr`]), to serve
+    /// within the default [`Limits`].
     pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
         Ok(Server {
             listener: TcpListener::bind(addr)?,
+            limits: Limits::default(),
         })
+    }
+
+    /// Serves within `limits` (connections, and idle, header and send timeouts).
+    pub fn with_limits(self, limits: Limits) -> Server {
+        Server { limits, ..self }
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
     }
 
-    /// Serves until the process ends.
+    /// Serves until the process ends, on the shell both servers share.
     pub fn run(self) -> std::io::Result<()> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()?;
-        self.listener.set_nonblocking(true)?;
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            loop {
-                // A failed accept (e.g. out of descriptors) concerns one client only.
-                let Ok((stream, _)) = listener.accept().await else {
-                    continue;
-                };
-                tokio::spawn(async move {
-                    let io = hyper_util::rt::TokioIo::new(stream);
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(io, hyper::service::service_fn(handle))
-                        .await;
-                });
-            }
-        })
+        robots_serve::run(self.listener, self.limits, handle)
     }
 }
 

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, Server, Timestamp};
 
+use crate::limits::LimitArgs;
 use crate::style::{counted, printable};
 
 /// Keep captures under their Archive-Embargo, show tombstones, release WARC files.
@@ -102,7 +103,11 @@ policies on the archive; replays carry a sandbox Content-Security-Policy. A capt
 header holding a control octet other than tab, which HTTP cannot carry, is left out.
 
 /cdx takes pywb's url, matchType (exact, prefix, host, domain), from, to, limit and
-output (json or text); any other parameter, such as filter or fl, answers 400.")]
+output (json or text); any other parameter, such as filter or fl, answers 400.
+
+A connection idle past --idle-timeout, or slower than --header-timeout to send a
+request's head or --send-timeout to take a response, is closed; past --max-connections,
+new clients wait until one ends.")]
 pub struct ServeArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -114,6 +119,8 @@ pub struct ServeArgs {
     /// under embargo (`robots archive status --at` previews a later date).
     #[arg(long, value_parser = parse_time)]
     pub at: Option<Timestamp>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Publish every record whose embargo has ended into public/ as a WARC file.
@@ -361,7 +368,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
         up_to_now(at, &args.dir, "serving as of that time would send")?;
     }
     let archive = Archive::open(&args.dir)?;
-    let server = Server::bind(archive, args.addr, args.at)?;
+    let server = Server::bind(archive, args.addr, args.at)?.with_limits(args.limits.limits());
     let addr = server.local_addr().unwrap_or(args.addr);
     eprintln!(
         "serving {} on http://{addr}/ (replay: /web/<timestamp>/<url>, listing: /cdx?url=<url>)",

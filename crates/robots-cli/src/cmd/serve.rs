@@ -8,6 +8,8 @@ use anyhow::{Context, Result};
 use robots_web::assets;
 use robots_web::serve::Server;
 
+use crate::limits::LimitArgs;
+
 /// Serve the robots.txt tester: a page that checks, explains and lints a robots.txt in
 /// the browser (nothing typed into it is sent anywhere).
 #[derive(clap::Args, Debug)]
@@ -18,16 +20,21 @@ Examples:
 
 The server only serves the page's own files, to GET and HEAD requests (HEAD: the same
 status and headers, Content-Length included, without the body); any other method gets
-405. It fetches nothing.")]
+405. It fetches nothing. A connection idle past --idle-timeout, or slower than
+--header-timeout to send a request's head or --send-timeout to take a response, is
+closed; past --max-connections, new clients wait until one ends.")]
 pub struct Args {
     /// The address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let server =
-        Server::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
+    let server = Server::bind(args.addr)
+        .with_context(|| format!("cannot listen on {}", args.addr))?
+        .with_limits(args.limits.limits());
     let addr = server.local_addr().unwrap_or(args.addr);
     if !assets::page_built() {
         eprintln!(
