@@ -272,6 +272,10 @@ fn main() {
         "date": utc_now(),
         "cpu": cpu(),
         "command": format!("cargo bench -p robots --bench ratios -- {rounds}"),
+        // A busy machine slows every contender, which the ratios absorb; said all the same.
+        "load_average_at_end": std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split(' ').next().map(str::to_owned)),
         "what": "parse of every corpus file, contenders alternated round by round; ratio: \
                  the median over rounds of the contender's time over robots-rfc9309's",
         "rounds": rounds,
