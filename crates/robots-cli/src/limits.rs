@@ -1,6 +1,7 @@
-//! The flags both servers (`robots serve`, `robots archive serve`) take for what one
-//! client may hold: connections at once, and the idle, header and send timeouts.
+//! The flags both servers (`robots serve`, `robots archive serve`) take: the address to
+//! listen on, and what one client may hold (connections at once, the timeouts).
 
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
@@ -36,6 +37,37 @@ impl LimitArgs {
     }
 }
 
+/// An address to listen on: `HOST:PORT`, the host an IP address or a name to resolve
+/// (`localhost:8080`, `[::1]:8080`). A name with several addresses listens on its first
+/// IPv4 one, as `localhost` is most often meant as 127.0.0.1.
+pub fn address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let has_port = text
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
+    if !has_port {
+        return Err(format!(
+            "expected HOST:PORT, such as 127.0.0.1:8080 or localhost:8080, not {text:?}: give a port"
+        ));
+    }
+    let addrs: Vec<SocketAddr> = text
+        .to_socket_addrs()
+        .map_err(|e| {
+            format!("cannot resolve {text:?} ({e}); give HOST:PORT, such as 127.0.0.1:8080")
+        })?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| {
+            format!("{text:?} resolves to no address; give HOST:PORT, such as 127.0.0.1:8080")
+        })
+}
+
 /// A number of seconds above zero, fractions allowed (0.5 is half a second).
 fn seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
@@ -52,6 +84,24 @@ fn seconds(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_take_names_and_say_what_is_wrong() {
+        assert_eq!(
+            address("127.0.0.1:8080"),
+            Ok("127.0.0.1:8080".parse().unwrap())
+        );
+        assert_eq!(address("[::1]:0"), Ok("[::1]:0".parse().unwrap()));
+        assert_eq!(
+            address("localhost:8080"),
+            Ok("127.0.0.1:8080".parse().unwrap())
+        );
+        assert!(address("localhost").unwrap_err().contains("give a port"));
+        assert!(address("localhost:").unwrap_err().contains("give a port"));
+        assert!(address("no such host.invalid:80")
+            .unwrap_err()
+            .contains("cannot resolve"));
+    }
     use clap::Parser;
 
     #[derive(Parser)]

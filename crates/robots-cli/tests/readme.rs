@@ -18,8 +18,7 @@ fn readme_examples_on_the_example_file_print_what_the_readme_shows() {
             };
             // The output shown: the lines up to the next command or the end of the block.
             let mut shown = Vec::new();
-            while let Some(next) =
-                lines.next_if(|l| !l.starts_with("$ ") && !l.starts_with("```"))
+            while let Some(next) = lines.next_if(|l| !l.starts_with("$ ") && !l.starts_with("```"))
             {
                 shown.push(next);
             }
@@ -37,5 +36,8 @@ fn readme_examples_on_the_example_file_print_what_the_readme_shows() {
             ran += 1;
         }
     }
-    assert_eq!(ran, 5, "the examples on examples/robots.txt: 2 in the README, 3 in docs/cli.md");
+    assert_eq!(
+        ran, 5,
+        "the examples on examples/robots.txt: 2 in the README, 3 in docs/cli.md"
+    );
 }

@@ -344,7 +344,10 @@ fn write_record(record: &serde_json::Value) {
     let name = record["date"].as_str().unwrap_or("run").replace(':', "");
     let path = dir.join(format!("{name}.json"));
     let written = std::fs::create_dir_all(&dir).and_then(|()| {
-        std::fs::write(&path, serde_json::to_string_pretty(record).unwrap_or_default() + "\n")
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(record).unwrap_or_default() + "\n",
+        )
     });
     match written {
         Ok(()) => println!("recorded: docs/measurements/parse-ratios/{name}.json (scripts/perf-table makes docs/performance.md's table from the newest)"),

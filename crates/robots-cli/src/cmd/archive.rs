@@ -111,8 +111,9 @@ new clients wait until one ends.")]
 pub struct ServeArgs {
     /// The archive directory.
     pub dir: PathBuf,
-    /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8090")]
+    /// The address to listen on: HOST:PORT, the host an IP address or a name
+    /// (localhost:8090); port 0 takes any free port.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8090", value_parser = crate::limits::address)]
     pub addr: SocketAddr,
     /// Answer as if it were this time (RFC 3339, or a date such as 2026-06-01 for its
     /// first instant in UTC), now or earlier: a later time would send what is still

@@ -24,8 +24,9 @@ status and headers, Content-Length included, without the body); any other method
 --header-timeout to send a request's head or --send-timeout to take a response, is
 closed; past --max-connections, new clients wait until one ends.")]
 pub struct Args {
-    /// The address to listen on.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    /// The address to listen on: HOST:PORT, the host an IP address or a name
+    /// (localhost:8080); port 0 takes any free port.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080", value_parser = crate::limits::address)]
     pub addr: SocketAddr,
     #[command(flatten)]
     pub limits: LimitArgs,
