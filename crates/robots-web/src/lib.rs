@@ -18,6 +18,8 @@ mod bindings;
 mod diagnostics;
 mod error;
 mod explanation;
+mod packed;
+mod response;
 mod summary;
 mod tester;
 mod verdicts;
@@ -28,5 +30,6 @@ pub mod assets;
 pub mod serve;
 
 pub use error::WebError;
+pub use response::Availability;
 pub use tester::Tester;
 pub use verdicts::VerdictJson;

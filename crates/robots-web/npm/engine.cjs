@@ -1,0 +1,105 @@
+'use strict';
+// The engine's WebAssembly (crates/robots-web, built by scripts/build-npm) and what both
+// APIs share: input checks, crawlers made once per name, packed verdicts unpacked.
+
+const wasm = require('./wasm/robots_web.js');
+
+/** The names a packed verdict's indices stand for, as the engine gives them. */
+const NAMES = JSON.parse(wasm.packed_names());
+
+const encoder = new TextEncoder();
+
+/** A short description of a value for an error message. */
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  if (type === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (type === 'object') return `an object (${value.constructor?.name ?? 'no prototype'})`;
+  return `${type} ${String(value)}`;
+}
+
+/** The bytes of a robots.txt given as text (encoded as UTF-8) or as bytes. */
+function bytesOf(input, what) {
+  if (typeof input === 'string') return encoder.encode(input);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) {
+    return input instanceof Uint8Array
+      ? input
+      : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  }
+  throw new TypeError(`${what} must be a string or a Uint8Array; got ${describe(input)}`);
+}
+
+/** `{ profile, maxBytes }`, checked: the engine checks the values themselves. */
+function parseOptions(options) {
+  if (options === undefined || options === null) return { profile: 'rfc9309', maxBytes: undefined };
+  if (typeof options !== 'object') {
+    throw new TypeError(`options must be an object such as { profile: 'google' }; got ${describe(options)}`);
+  }
+  const { profile = 'rfc9309', maxBytes } = options;
+  if (typeof profile !== 'string') {
+    throw new TypeError(`options.profile must be 'rfc9309' or 'google'; got ${describe(profile)}`);
+  }
+  if (maxBytes !== undefined && typeof maxBytes !== 'number') {
+    throw new TypeError(`options.maxBytes must be a number of bytes; got ${describe(maxBytes)}`);
+  }
+  return { profile, maxBytes };
+}
+
+/** A URL as the engine takes it: a string (absolute, or a path) or a URL object. */
+function urlOf(url) {
+  if (typeof url === 'string') return url;
+  if (url instanceof URL) return url.href;
+  throw new TypeError(`the URL must be a string or a URL; got ${describe(url)}`);
+}
+
+// Crawlers by profile, embargo and name: naming one parses the name, which a check
+// should not pay for again. Bounded, as names may come from untrusted input; the
+// WebAssembly side of a dropped one is freed by its finalizer.
+const crawlers = new Map();
+const MAX_CRAWLERS = 1024;
+
+/** The crawler called `name` under `profile`, made once; throws what the engine says is wrong with the name. */
+function crawler(name, profile, embargo) {
+  if (typeof name !== 'string') {
+    throw new TypeError(`the agent must be a string, the crawler's product token or User-Agent; got ${describe(name)}`);
+  }
+  const key = `${profile}\u0000${embargo ? 1 : 0}\u0000${name}`;
+  let found = crawlers.get(key);
+  if (found === undefined) {
+    found = wasm.crawler(name, profile, embargo);
+    if (crawlers.size >= MAX_CRAWLERS) crawlers.clear();
+    crawlers.set(key, found);
+  }
+  return found;
+}
+
+/** `{ allowed, line, rule, pattern, reason, embargoDays }` from a packed verdict (crates/robots-web/src/packed.rs). */
+function unpack(code, file) {
+  const low = code % 65536;
+  const line = (code - low) / 65536;
+  const rule = NAMES.rules[(low >> 4) & 3];
+  const days = (low >> 6) & 1023;
+  return {
+    allowed: (low & 1) === 1,
+    line: line === 0 ? null : line,
+    rule: rule === '' ? null : rule,
+    pattern: line === 0 ? null : (file.pattern_at(line) ?? null),
+    reason: NAMES.reasons[(low >> 1) & 7],
+    embargoDays: days === 0 ? null : days,
+  };
+}
+
+/** The engine's snake_case JSON with camelCase keys, as JavaScript spells them. */
+function camel(value) {
+  if (Array.isArray(value)) return value.map(camel);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = camel(inner);
+  }
+  return out;
+}
+
+module.exports = { wasm, bytesOf, parseOptions, urlOf, crawler, unpack, camel, describe };
