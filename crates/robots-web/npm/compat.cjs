@@ -3,7 +3,7 @@
 // factory `(url, contents)`, its methods and conventions; the verdicts are the engine's
 // (RFC 9309). docs/javascript.md lists where the two differ.
 
-const { wasm, bytesOf, crawler } = require('./engine.cjs');
+const { wasm, bytesOf, crawler, packed } = require('./engine.cjs');
 
 // robots-parser resolves a relative URL against a host of its own, so that it is of
 // another origin than any robots.txt: the same is done here.
@@ -86,7 +86,7 @@ class Robot {
   isAllowed(url, ua) {
     const target = this.#target(url);
     if (target === undefined) return undefined;
-    return this.#file.packed(this.#crawler(ua), target) % 2 === 1;
+    return packed(this.#file, this.#crawler(ua), target) % 2 === 1;
   }
 
   /** The opposite of isAllowed: true for a URL of another origin, as in robots-parser. */
@@ -98,7 +98,7 @@ class Robot {
   getMatchingLineNumber(url, ua) {
     const target = this.#target(url);
     if (target === undefined) return -1;
-    const code = this.#file.packed(this.#crawler(ua), target);
+    const code = packed(this.#file, this.#crawler(ua), target);
     const line = Math.floor(code / 65536);
     return line === 0 ? -1 : line;
   }

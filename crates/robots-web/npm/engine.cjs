@@ -57,22 +57,52 @@ function urlOf(url) {
 // Crawlers by profile, embargo and name: naming one parses the name, which a check
 // should not pay for again. Bounded, as names may come from untrusted input; the
 // WebAssembly side of a dropped one is freed by its finalizer.
-const crawlers = new Map();
+const crawlers = { rfc9309: [new Map(), new Map()], google: [new Map(), new Map()] };
 const MAX_CRAWLERS = 1024;
 
-/** The crawler called `name` under `profile`, made once; throws what the engine says is wrong with the name. */
+/**
+ * The crawler called `name` under `profile` (as the engine names it: `rfc9309` or
+ * `google`), made once; throws what the engine says is wrong with the name.
+ */
 function crawler(name, profile, embargo) {
   if (typeof name !== 'string') {
     throw new TypeError(`the agent must be a string, the crawler's product token or User-Agent; got ${describe(name)}`);
   }
-  const key = `${profile}\u0000${embargo ? 1 : 0}\u0000${name}`;
-  let found = crawlers.get(key);
+  const byName = crawlers[profile][embargo ? 1 : 0];
+  let found = byName.get(name);
   if (found === undefined) {
     found = wasm.crawler(name, profile, embargo);
-    if (crawlers.size >= MAX_CRAWLERS) crawlers.clear();
-    crawlers.set(key, found);
+    if (byName.size >= MAX_CRAWLERS) byName.clear();
+    byName.set(name, found);
   }
   return found;
+}
+
+// A check's URL goes into a buffer the engine set aside, written here byte by byte:
+// passing a string through wasm-bindgen would allocate and free in the engine per
+// check, which costs more than the check itself.
+const [URL_AT, URL_ROOM] = wasm.url_buffer();
+const memory = wasm.engine_memory();
+let heap = new Uint8Array(memory.buffer);
+
+/** The packed verdict of `file` for `crawler` and the string `url` (src/packed.rs). */
+function packed(file, crawler, url) {
+  // A grown memory detaches the old view.
+  if (heap.byteLength === 0) heap = new Uint8Array(memory.buffer);
+  const n = url.length;
+  if (n * 3 <= URL_ROOM) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = url.charCodeAt(i);
+      if (c > 0x7f) break;
+      heap[URL_AT + i] = c;
+    }
+    const len = i === n ? n : i + encoder.encodeInto(url.slice(i), heap.subarray(URL_AT + i, URL_AT + URL_ROOM)).written;
+    const code = file.packed_at(crawler, len);
+    if (code === code) return code;
+  }
+  // A URL too long for the buffer; or NaN, which this call turns into its error.
+  return file.packed(crawler, url);
 }
 
 /** `{ allowed, line, rule, pattern, reason, embargoDays }` from a packed verdict (crates/robots-web/src/packed.rs). */
@@ -102,4 +132,4 @@ function camel(value) {
   return out;
 }
 
-module.exports = { wasm, bytesOf, parseOptions, urlOf, crawler, unpack, camel, describe };
+module.exports = { wasm, bytesOf, parseOptions, urlOf, crawler, packed, unpack, camel, describe };

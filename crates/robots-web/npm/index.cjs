@@ -2,7 +2,7 @@
 // The robots.txt engine for Node: parse once, then ask per crawler and URL. Every answer
 // comes from the Rust engine compiled to WebAssembly; nothing here decides a verdict.
 
-const { wasm, bytesOf, parseOptions, urlOf, crawler, unpack, camel, describe } = require('./engine.cjs');
+const { wasm, bytesOf, parseOptions, urlOf, crawler, packed, unpack, camel, describe } = require('./engine.cjs');
 
 /** Reads `{ embargo }`, the per-question options. */
 function embargoOf(options) {
@@ -64,13 +64,13 @@ class Robots {
    * for a crawler honouring Archive-Embargo (RFC 9309 profile only).
    */
   check(agent, url, options) {
-    const code = this.#file.packed(crawler(agent, this.#profile, embargoOf(options)), urlOf(url));
+    const code = packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url));
     return unpack(code, this.#file);
   }
 
   /** Only whether `url` may be crawled: `check(agent, url).allowed`, without the rest. */
   isAllowed(agent, url, options) {
-    return this.#file.packed(crawler(agent, this.#profile, embargoOf(options)), urlOf(url)) % 2 === 1;
+    return packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url)) % 2 === 1;
   }
 
   /** Why `url` gets its verdict: the groups chosen, every matching rule, the reason. */

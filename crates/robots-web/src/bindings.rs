@@ -74,6 +74,33 @@ pub fn crawler(name: &str, profile: &str, embargo: bool) -> Result<Crawler, JsEr
     })
 }
 
+/// The buffer JavaScript writes a URL's UTF-8 into for `RobotsFile::packed_at`, made
+/// once: a check then passes no string through wasm-bindgen, which would allocate and
+/// free one per call.
+struct UrlBuffer(std::cell::UnsafeCell<[u8; URL_BUFFER]>);
+
+/// The longest URL, in UTF-8 bytes, that `packed_at` takes; longer ones go by `packed`.
+pub const URL_BUFFER: usize = 64 * 1024;
+
+// SAFETY: WebAssembly runs this module on one thread; the buffer is only read by
+// `packed_at`, never while JavaScript writes it.
+unsafe impl Sync for UrlBuffer {}
+
+static URL: UrlBuffer = UrlBuffer(std::cell::UnsafeCell::new([0; URL_BUFFER]));
+
+/// Where JavaScript writes the URL for `packed_at` in `engine_memory()`, and how much fits.
+#[wasm_bindgen]
+pub fn url_buffer() -> Vec<u32> {
+    // A wasm32 address fits a u32.
+    vec![URL.0.get() as usize as u32, URL_BUFFER as u32]
+}
+
+/// The module's memory, for JavaScript to write into `url_buffer()`.
+#[wasm_bindgen]
+pub fn engine_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 /// JSON `{reasons, rules}`: the names a packed verdict's indices stand for.
 #[wasm_bindgen]
 pub fn packed_names() -> String {
@@ -137,6 +164,24 @@ impl RobotsFile {
             .into());
         }
         Ok(self.tester.packed(&crawler.named, url))
+    }
+
+    /// `packed` for the URL whose first `len` UTF-8 bytes JavaScript wrote into
+    /// `url_buffer()`; NaN for a crawler made for another profile or bytes that are not
+    /// UTF-8 (neither happens through the package's JavaScript, which then calls
+    /// `packed` to get the error).
+    pub fn packed_at(&self, crawler: &Crawler, len: usize) -> f64 {
+        if crawler.profile != self.tester.robots().profile() {
+            return f64::NAN;
+        }
+        // SAFETY: single-threaded; JavaScript wrote the bytes before this call and does
+        // not touch them during it, and `len` is bounded by the buffer's size.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(URL.0.get().cast::<u8>(), len.min(URL_BUFFER)) };
+        match std::str::from_utf8(bytes) {
+            Ok(url) => self.tester.packed(&crawler.named, url),
+            Err(_) => f64::NAN,
+        }
     }
 
     /// The pattern of the rule on `line` (a packed verdict names its rule by line).

@@ -18,6 +18,8 @@ mod bindings;
 mod diagnostics;
 mod error;
 mod explanation;
+#[cfg(target_arch = "wasm32")]
+mod heap;
 mod packed;
 mod response;
 mod summary;
