@@ -26,10 +26,38 @@ function agentName(ua) {
   return ua === undefined || ua === null || ua === '' ? '*' : String(ua);
 }
 
+// The engine's crawler for each User-Agent given, as for robots-parser a name never
+// throws: bounded, as names may come from untrusted input.
+const agents = new Map();
+let lastUa = {};
+let lastCrawler = null;
+
+/**
+ * The engine's crawler for a User-Agent: its product token (`Googlebot/2.1` and
+ * `Mozilla/5.0 (compatible; Googlebot/2.1)` both name `Googlebot`). A name the engine
+ * cannot read as a crawler gets the rules of no named group, as robots-parser gives a
+ * name no group has, rather than an exception.
+ */
+function crawlerFor(ua) {
+  if (ua === lastUa) return lastCrawler;
+  let found = agents.get(ua);
+  if (found === undefined) {
+    try {
+      found = crawler(agentName(ua), 'rfc9309', false);
+    } catch {
+      found = crawler('*', 'rfc9309', false);
+    }
+    if (agents.size >= 1024) agents.clear();
+    agents.set(ua, found);
+  }
+  lastUa = ua;
+  lastCrawler = found;
+  return found;
+}
+
 class Robot {
   #file;
   #origin;
-  #agents = new Map();
 
   constructor(url, contents) {
     this.#origin = originOf(url);
@@ -62,31 +90,11 @@ class Robot {
     return other.href;
   }
 
-  /**
-   * The engine's crawler for a User-Agent: its product token (`Googlebot/2.1` and
-   * `Mozilla/5.0 (compatible; Googlebot/2.1)` both name `Googlebot`). A name the engine
-   * cannot read as a crawler gets the rules of no named group, as robots-parser gives
-   * a name no group has, rather than an exception.
-   */
-  #crawler(ua) {
-    let found = this.#agents.get(ua);
-    if (found === undefined) {
-      try {
-        found = crawler(agentName(ua), 'rfc9309', false);
-      } catch {
-        found = crawler('*', 'rfc9309', false);
-      }
-      if (this.#agents.size >= 256) this.#agents.clear();
-      this.#agents.set(ua, found);
-    }
-    return found;
-  }
-
   /** true or false, or undefined for a URL of another origin. */
   isAllowed(url, ua) {
     const target = this.#target(url);
     if (target === undefined) return undefined;
-    return packed(this.#file, this.#crawler(ua), target) % 2 === 1;
+    return packed(this.#file, crawlerFor(ua), target) % 2 === 1;
   }
 
   /** The opposite of isAllowed: true for a URL of another origin, as in robots-parser. */
@@ -98,14 +106,14 @@ class Robot {
   getMatchingLineNumber(url, ua) {
     const target = this.#target(url);
     if (target === undefined) return -1;
-    const code = packed(this.#file, this.#crawler(ua), target);
+    const code = packed(this.#file, crawlerFor(ua), target);
     const line = Math.floor(code / 65536);
     return line === 0 ? -1 : line;
   }
 
   /** The Crawl-delay in seconds for the User-Agent's group, or undefined. */
   getCrawlDelay(ua) {
-    return this.#file.crawl_delay(this.#crawler(ua));
+    return this.#file.crawl_delay(crawlerFor(ua));
   }
 
   /** The Sitemap URLs, in file order. */

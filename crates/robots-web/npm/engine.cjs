@@ -21,7 +21,9 @@ function describe(value) {
 
 /** The bytes of a robots.txt given as text (encoded as UTF-8) or as bytes. */
 function bytesOf(input, what) {
-  if (typeof input === 'string') return encoder.encode(input);
+  // Node's Buffer takes small texts from a shared pool rather than an ArrayBuffer of
+  // their own, each of which counts towards the next garbage collection.
+  if (typeof input === 'string') return Buffer.from(input, 'utf8');
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) {
     return input instanceof Uint8Array
@@ -64,10 +66,20 @@ const MAX_CRAWLERS = 1024;
  * The crawler called `name` under `profile` (as the engine names it: `rfc9309` or
  * `google`), made once; throws what the engine says is wrong with the name.
  */
+let last = { name: null, profile: null, embargo: false, crawler: null };
+
 function crawler(name, profile, embargo) {
+  // A crawler asks about many URLs in a row: the one asked last is at hand.
+  if (name === last.name && profile === last.profile && embargo === last.embargo) return last.crawler;
   if (typeof name !== 'string') {
     throw new TypeError(`the agent must be a string, the crawler's product token or User-Agent; got ${describe(name)}`);
   }
+  const found = named(name, profile, embargo);
+  last = { name, profile, embargo, crawler: found };
+  return found;
+}
+
+function named(name, profile, embargo) {
   const byName = crawlers[profile][embargo ? 1 : 0];
   let found = byName.get(name);
   if (found === undefined) {

@@ -20,12 +20,14 @@ class Robots {
   #file;
   #profile;
 
-  constructor(file, token) {
+  constructor(file, token, profile) {
     if (token !== made) {
       throw new TypeError('use Robots.parse(text) or Robots.fromResponse(status, body) to make a Robots');
     }
     this.#file = file;
-    this.#profile = file.profile();
+    // The engine's own name for the profile (it also reads `rfc`, `Google`…), asked
+    // only when the name given is not already it.
+    this.#profile = profile === 'rfc9309' || profile === 'google' ? profile : file.profile();
   }
 
   /**
@@ -35,7 +37,7 @@ class Robots {
    */
   static parse(input, options) {
     const { profile, maxBytes } = parseOptions(options);
-    return new Robots(wasm.parse_with(bytesOf(input, 'the robots.txt'), profile, maxBytes), made);
+    return new Robots(wasm.parse_with(bytesOf(input, 'the robots.txt'), profile, maxBytes), made, profile);
   }
 
   /**
@@ -49,7 +51,7 @@ class Robots {
     }
     const { profile, maxBytes } = parseOptions(options);
     const bytes = body === undefined || body === null ? new Uint8Array(0) : bytesOf(body, 'the body');
-    return new Robots(wasm.from_response(status, bytes, profile, maxBytes), made);
+    return new Robots(wasm.from_response(status, bytes, profile, maxBytes), made, profile);
   }
 
   /** The profile the file was read under: `'rfc9309'` or `'google'`. */
@@ -70,7 +72,8 @@ class Robots {
 
   /** Only whether `url` may be crawled: `check(agent, url).allowed`, without the rest. */
   isAllowed(agent, url, options) {
-    return packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url)) % 2 === 1;
+    const embargo = options === undefined ? false : embargoOf(options);
+    return packed(this.#file, crawler(agent, this.#profile, embargo), typeof url === 'string' ? url : urlOf(url)) % 2 === 1;
   }
 
   /** Why `url` gets its verdict: the groups chosen, every matching rule, the reason. */
