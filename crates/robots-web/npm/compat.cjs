@@ -3,7 +3,7 @@
 // factory `(url, contents)`, its methods and conventions; the verdicts are the engine's
 // (RFC 9309). docs/javascript.md lists where the two differ.
 
-const { wasm, bytesOf, crawler, packed } = require('./engine.cjs');
+const { wasm, bytesOf, parseText, crawler, packed } = require('./engine.cjs');
 
 // robots-parser resolves a relative URL against a host of its own, so that it is of
 // another origin than any robots.txt: the same is done here.
@@ -61,8 +61,11 @@ class Robot {
 
   constructor(url, contents) {
     this.#origin = originOf(url);
-    const text = contents === undefined || contents === null ? '' : contents;
-    this.#file = wasm.parse(bytesOf(typeof text === 'string' || ArrayBuffer.isView(text) ? text : String(text), 'the robots.txt'), 'rfc9309');
+    // robots-parser reads `contents || ''`, as a string.
+    if (contents === undefined || contents === null) contents = '';
+    this.#file = ArrayBuffer.isView(contents) || contents instanceof ArrayBuffer
+      ? wasm.parse(bytesOf(contents, 'the robots.txt'), 'rfc9309')
+      : parseText(String(contents), 'rfc9309', undefined);
   }
 
   /**

@@ -21,9 +21,7 @@ function describe(value) {
 
 /** The bytes of a robots.txt given as text (encoded as UTF-8) or as bytes. */
 function bytesOf(input, what) {
-  // Node's Buffer takes small texts from a shared pool rather than an ArrayBuffer of
-  // their own, each of which counts towards the next garbage collection.
-  if (typeof input === 'string') return Buffer.from(input, 'utf8');
+  if (typeof input === 'string') return encoder.encode(input);
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) {
     return input instanceof Uint8Array
@@ -97,6 +95,18 @@ const [URL_AT, URL_ROOM] = wasm.url_buffer();
 const memory = wasm.engine_memory();
 let heap = new Uint8Array(memory.buffer);
 
+/**
+ * A robots.txt given as text, parsed: encoded as UTF-8 straight into the engine's
+ * memory, where bytes given to wasm-bindgen would be encoded, then copied there.
+ */
+function parseText(text, profile, maxBytes) {
+  const room = text.length * 3;
+  const at = wasm.input_buffer(room);
+  if (heap.byteLength === 0) heap = new Uint8Array(memory.buffer);
+  const { written } = encoder.encodeInto(text, heap.subarray(at, at + room));
+  return wasm.parse_input(written, profile, maxBytes);
+}
+
 /** The packed verdict of `file` for `crawler` and the string `url` (src/packed.rs). */
 function packed(file, crawler, url) {
   // A grown memory detaches the old view.
@@ -144,4 +154,4 @@ function camel(value) {
   return out;
 }
 
-module.exports = { wasm, bytesOf, parseOptions, urlOf, crawler, packed, unpack, camel, describe };
+module.exports = { wasm, bytesOf, parseOptions, parseText, urlOf, crawler, packed, unpack, camel, describe };

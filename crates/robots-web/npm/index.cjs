@@ -2,7 +2,7 @@
 // The robots.txt engine for Node: parse once, then ask per crawler and URL. Every answer
 // comes from the Rust engine compiled to WebAssembly; nothing here decides a verdict.
 
-const { wasm, bytesOf, parseOptions, urlOf, crawler, packed, unpack, camel, describe } = require('./engine.cjs');
+const { wasm, bytesOf, parseOptions, parseText, urlOf, crawler, packed, unpack, camel, describe } = require('./engine.cjs');
 
 /** Reads `{ embargo }`, the per-question options. */
 function embargoOf(options) {
@@ -37,7 +37,10 @@ class Robots {
    */
   static parse(input, options) {
     const { profile, maxBytes } = parseOptions(options);
-    return new Robots(wasm.parse_with(bytesOf(input, 'the robots.txt'), profile, maxBytes), made, profile);
+    const file = typeof input === 'string'
+      ? parseText(input, profile, maxBytes)
+      : wasm.parse_with(bytesOf(input, 'the robots.txt'), profile, maxBytes);
+    return new Robots(file, made, profile);
   }
 
   /**

@@ -101,6 +101,41 @@ pub fn engine_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+thread_local! {
+    /// Where JavaScript encodes a robots.txt given as text for `parse_input`: straight
+    /// into the module's memory, not through a buffer of its own that is then copied.
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Room for `len` bytes of input to `parse_input`, at the address returned (it may grow
+/// the memory, which detaches JavaScript's views of it).
+#[wasm_bindgen]
+pub fn input_buffer(len: usize) -> u32 {
+    INPUT.with_borrow_mut(|input| {
+        input.clear();
+        input.resize(len, 0);
+        // A wasm32 address fits a u32.
+        input.as_mut_ptr() as usize as u32
+    })
+}
+
+/// Parses the first `len` bytes JavaScript wrote at `input_buffer()`, as `parse_with`.
+#[wasm_bindgen]
+pub fn parse_input(
+    len: usize,
+    profile: &str,
+    max_bytes: Option<f64>,
+) -> Result<RobotsFile, JsError> {
+    INPUT.with_borrow_mut(|input| {
+        let tester = Tester::parse_with(&input[..len.min(input.len())], profile, limit(max_bytes)?);
+        // Kept for the next file, unless a large one left it large.
+        if input.capacity() > 4 << 20 {
+            *input = Vec::new();
+        }
+        Ok(RobotsFile { tester: tester? })
+    })
+}
+
 /// JSON `{reasons, rules}`: the names a packed verdict's indices stand for.
 #[wasm_bindgen]
 pub fn packed_names() -> String {
@@ -163,13 +198,12 @@ impl RobotsFile {
             }
             .into());
         }
-        Ok(self.tester.packed(&crawler.named, url))
+        Ok(self.tester.packed(&crawler.named, url.as_bytes()))
     }
 
     /// `packed` for the URL whose first `len` UTF-8 bytes JavaScript wrote into
-    /// `url_buffer()`; NaN for a crawler made for another profile or bytes that are not
-    /// UTF-8 (neither happens through the package's JavaScript, which then calls
-    /// `packed` to get the error).
+    /// `url_buffer()`; NaN for a crawler made for another profile (which the package's
+    /// JavaScript never makes; it would then call `packed` to get the error).
     pub fn packed_at(&self, crawler: &Crawler, len: usize) -> f64 {
         if crawler.profile != self.tester.robots().profile() {
             return f64::NAN;
@@ -178,10 +212,7 @@ impl RobotsFile {
         // not touch them during it, and `len` is bounded by the buffer's size.
         let bytes =
             unsafe { std::slice::from_raw_parts(URL.0.get().cast::<u8>(), len.min(URL_BUFFER)) };
-        match std::str::from_utf8(bytes) {
-            Ok(url) => self.tester.packed(&crawler.named, url),
-            Err(_) => f64::NAN,
-        }
+        self.tester.packed(&crawler.named, bytes)
     }
 
     /// The pattern of the rule on `line` (a packed verdict names its rule by line).

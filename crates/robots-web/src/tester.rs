@@ -130,14 +130,16 @@ impl Tester {
     }
 
     /// The verdict for `url` packed into a number ([`packed`]): the npm package's hot
-    /// path, for an agent made once for this file's profile.
-    pub fn packed(&self, agent: &NamedAgent, url: &str) -> f64 {
+    /// path, for an agent made once for this file's profile. `url` is the URL's octets
+    /// (UTF-8 from JavaScript), checked as [`Robots::check_bytes`] checks them.
+    pub fn packed(&self, agent: &NamedAgent, url: &[u8]) -> f64 {
         match self.availability {
-            Availability::Parsed => packed::verdict(&self.robots.check(&agent.agent, url)),
+            Availability::Parsed => packed::verdict(&self.robots.check_bytes(&agent.agent, url)),
             Availability::Unavailable(_) => packed::blanket(self.availability, true),
-            Availability::Unreachable(_) => {
-                packed::blanket(self.availability, self.robots.profile().always_allows(url))
-            }
+            Availability::Unreachable(_) => packed::blanket(
+                self.availability,
+                std::str::from_utf8(url).is_ok_and(|url| self.robots.profile().always_allows(url)),
+            ),
         }
     }
 
