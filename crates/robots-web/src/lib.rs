@@ -18,7 +18,7 @@ mod bindings;
 mod diagnostics;
 mod error;
 mod explanation;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "node"))]
 mod heap;
 mod packed;
 mod response;
