@@ -94,6 +94,16 @@ function named(name, profile, embargo) {
 const [URL_AT, URL_ROOM] = wasm.url_buffer();
 const memory = wasm.engine_memory();
 let heap = new Uint8Array(memory.buffer);
+let urlRoom = heap.subarray(URL_AT, URL_AT + URL_ROOM);
+
+/** The engine's memory as bytes, viewed again when it grew (which detaches a view). */
+function memoryNow() {
+  if (heap.byteLength === 0) {
+    heap = new Uint8Array(memory.buffer);
+    urlRoom = heap.subarray(URL_AT, URL_AT + URL_ROOM);
+  }
+  return heap;
+}
 
 /**
  * A robots.txt given as text, parsed: encoded as UTF-8 straight into the engine's
@@ -102,42 +112,45 @@ let heap = new Uint8Array(memory.buffer);
 function parseText(text, profile, maxBytes) {
   const room = text.length * 3;
   const at = wasm.input_buffer(room);
-  if (heap.byteLength === 0) heap = new Uint8Array(memory.buffer);
-  const { written } = encoder.encodeInto(text, heap.subarray(at, at + room));
+  const { written } = encoder.encodeInto(text, memoryNow().subarray(at, at + room));
   return wasm.parse_input(written, profile, maxBytes);
 }
 
 /** The packed verdict of `file` for `crawler` and the string `url` (src/packed.rs). */
 function packed(file, crawler, url) {
-  // A grown memory detaches the old view.
-  if (heap.byteLength === 0) heap = new Uint8Array(memory.buffer);
-  const n = url.length;
-  if (n * 3 <= URL_ROOM) {
-    let i = 0;
-    for (; i < n; i++) {
-      const c = url.charCodeAt(i);
-      if (c > 0x7f) break;
-      heap[URL_AT + i] = c;
-    }
-    const len = i === n ? n : i + encoder.encodeInto(url.slice(i), heap.subarray(URL_AT + i, URL_AT + URL_ROOM)).written;
-    const code = file.packed_at(crawler, len);
+  memoryNow();
+  const { read, written } = encoder.encodeInto(url, urlRoom);
+  if (read === url.length) {
+    const code = file.packed_at(crawler, written);
     if (code === code) return code;
   }
   // A URL too long for the buffer; or NaN, which this call turns into its error.
   return file.packed(crawler, url);
 }
 
-/** `{ allowed, line, rule, pattern, reason, embargoDays }` from a packed verdict (crates/robots-web/src/packed.rs). */
-function unpack(code, file) {
+/**
+ * `{ allowed, line, rule, pattern, reason, embargoDays }` from a packed verdict
+ * (crates/robots-web/src/packed.rs); `patterns` keeps the patterns of `file` by line,
+ * asked of the engine once each.
+ */
+function unpack(code, file, patterns) {
   const low = code % 65536;
   const line = (code - low) / 65536;
   const rule = NAMES.rules[(low >> 4) & 3];
   const days = (low >> 6) & 1023;
+  let pattern = null;
+  if (line !== 0) {
+    pattern = patterns.get(line);
+    if (pattern === undefined) {
+      pattern = file.pattern_at(line) ?? null;
+      patterns.set(line, pattern);
+    }
+  }
   return {
     allowed: (low & 1) === 1,
     line: line === 0 ? null : line,
     rule: rule === '' ? null : rule,
-    pattern: line === 0 ? null : (file.pattern_at(line) ?? null),
+    pattern,
     reason: NAMES.reasons[(low >> 1) & 7],
     embargoDays: days === 0 ? null : days,
   };

@@ -19,6 +19,7 @@ const made = Symbol('Robots');
 class Robots {
   #file;
   #profile;
+  #patterns = new Map();
 
   constructor(file, token, profile) {
     if (token !== made) {
@@ -70,7 +71,7 @@ class Robots {
    */
   check(agent, url, options) {
     const code = packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url));
-    return unpack(code, this.#file);
+    return unpack(code, this.#file, this.#patterns);
   }
 
   /** Only whether `url` may be crawled: `check(agent, url).allowed`, without the rest. */

@@ -113,7 +113,8 @@ thread_local! {
 pub fn input_buffer(len: usize) -> u32 {
     INPUT.with_borrow_mut(|input| {
         input.clear();
-        input.resize(len, 0);
+        // Room, not bytes: JavaScript writes them, so they need no zeroing first.
+        input.reserve(len);
         // A wasm32 address fits a u32.
         input.as_mut_ptr() as usize as u32
     })
@@ -127,7 +128,12 @@ pub fn parse_input(
     max_bytes: Option<f64>,
 ) -> Result<RobotsFile, JsError> {
     INPUT.with_borrow_mut(|input| {
-        let tester = Tester::parse_with(&input[..len.min(input.len())], profile, limit(max_bytes)?);
+        // SAFETY: JavaScript wrote `len` bytes at the start of the room `input_buffer`
+        // reserved (encodeInto writes no more than it is given); u8 has no invalid
+        // values, and the length is bounded by the capacity.
+        unsafe { input.set_len(len.min(input.capacity())) };
+        let tester = Tester::parse_with(input, profile, limit(max_bytes)?);
+        input.clear();
         // Kept for the next file, unless a large one left it large.
         if input.capacity() > 4 << 20 {
             *input = Vec::new();

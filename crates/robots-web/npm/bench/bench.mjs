@@ -105,8 +105,10 @@ for (const [name, run] of Object.entries(contenders)) {
 }
 const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
 const cpuTimes = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+const order = Object.entries(contenders);
 for (let round = 0; round < RUNS; round++) {
-  for (const [name, run] of Object.entries(contenders)) {
+  // Each round starts with the next contender, so that none always follows the same one.
+  for (const [name, run] of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
     const [wall, cpu] = time(run);
     times[name].push(wall);
     cpuTimes[name].push(cpu);
