@@ -2,7 +2,7 @@
 // parsed once, by robots-parser and by this package (its robots-parser drop-in and its
 // own API), in one process, alternating, and the ratios. Run by scripts/bench-npm,
 // which builds the package and installs robots-parser; writes the run to
-// bench/results/<date>.json. Usage: node bench.mjs <package dir> <robots-parser dir> [runs]
+// bench/results/<date>T<hhmm>.json. Usage: node bench.mjs <package dir> <robots-parser dir> [runs]
 
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -150,7 +150,7 @@ const record = {
   date: new Date().toISOString(),
   cpu: `${cpu[0]?.model ?? 'unknown'} (${cpu.length} logical CPUs)`,
   node: process.version,
-  command: 'scripts/bench-npm',
+  command: `scripts/bench-npm ${RUNS}`,
   corpus: { files: files.length, bytes, queries: queryCount },
   peer: `robots-parser ${peerVersion}`,
   package: `robots-rfc9309 ${ourVersion}`,
@@ -175,6 +175,7 @@ console.log(`WebAssembly: ${record.wasm_bytes} bytes, ${record.wasm_gzipped_byte
 
 const results = join(here, 'results');
 mkdirSync(results, { recursive: true });
-const out = join(results, `${record.date.slice(0, 10)}.json`);
+// A file per run, named by when it ran (UTC): 2026-12-06T0716.json.
+const out = join(results, `${record.date.slice(0, 13)}${record.date.slice(14, 16)}.json`);
 writeFileSync(out, JSON.stringify(record, null, 2) + '\n');
 console.log(`recorded in ${out}`);
