@@ -118,4 +118,14 @@ class Robots {
   }
 }
 
-module.exports = { Robots };
+/** `Robots.parse`, as a function of its own. */
+function parse(input, options) {
+  return Robots.parse(input, options);
+}
+
+/** `Robots.fromResponse`, as a function of its own. */
+function fromResponse(status, body, options) {
+  return Robots.fromResponse(status, body, options);
+}
+
+module.exports = { Robots, parse, fromResponse };

@@ -104,3 +104,12 @@ export declare class Robots {
   summary(): Summary;
   free(): void;
 }
+
+/** `Robots.parse`, as a function of its own. */
+export declare function parse(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Robots;
+/** `Robots.fromResponse`, as a function of its own. */
+export declare function fromResponse(
+  status: number,
+  body?: string | Uint8Array | ArrayBuffer | null,
+  options?: ParseOptions,
+): Robots;

@@ -130,9 +130,11 @@ test('crawl delay, sitemaps, host, summary, lint and explain', () => {
   assert.equal(typeof why.reasonText, 'string');
 });
 
-test('import and require give the same class', () => {
+test('import and require give the same class, and parse and fromResponse as functions', () => {
   assert.equal(esm.Robots, Robots);
   assert.equal(esm.default, Robots);
+  assert.equal(esm.parse('User-agent: *\nDisallow: /\n').check('ExampleBot', '/a').allowed, false);
+  assert.equal(esm.fromResponse(404, null).check('ExampleBot', '/a').reason, 'unavailable');
   assert.throws(() => new Robots(), TypeError);
 });
 

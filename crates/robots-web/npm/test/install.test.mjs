@@ -14,14 +14,15 @@ const TYPESCRIPT = 'typescript@5.9.3';
 
 const TYPED = {
   'use.mts': `
-import { Robots, type Verdict } from 'robots-rfc9309';
+import { Robots, fromResponse, type Verdict } from 'robots-rfc9309';
 import robotsParser from 'robots-rfc9309/compat';
 const v: Verdict = Robots.parse('x', { profile: 'google', maxBytes: 600000 }).check('ExampleBot', '/x');
 const line: number = v.line ?? -1;
 const allowed: boolean | undefined = robotsParser('https://e.com/robots.txt', '').isAllowed('https://e.com/');
 // @ts-expect-error: no such profile
 Robots.parse('x', { profile: 'bing' });
-console.log(line, allowed);
+const down: boolean = fromResponse(503, null).check('ExampleBot', '/x').allowed;
+console.log(line, allowed, down);
 `,
   'use.cts': `
 import robotsParser = require('robots-rfc9309/compat');
