@@ -3,6 +3,7 @@
 
 use robots::{Options, Profile, Robots};
 use serde::Serialize;
+use std::cell::OnceCell;
 use std::time::Duration;
 
 use crate::agent::{AgentJson, NamedAgent};
@@ -22,6 +23,9 @@ pub struct Tester {
     robots: Robots,
     source: Vec<u8>,
     availability: Availability,
+    /// Every rule's line and pattern, sorted by line: made on the first
+    /// [`Tester::pattern_at`], so that each later one is a binary search.
+    patterns: OnceCell<Vec<(u32, Box<str>)>>,
 }
 
 /// The answer to a check: the agent as understood, then a verdict per URL in order.
@@ -54,6 +58,7 @@ impl Tester {
             robots: Robots::parse_with(bytes, options),
             source: bytes.to_vec(),
             availability: Availability::Parsed,
+            patterns: OnceCell::new(),
         })
     }
 
@@ -145,11 +150,18 @@ impl Tester {
 
     /// The pattern of the rule on `line`, which a packed verdict names only by its line.
     pub fn pattern_at(&self, line: u32) -> Option<&str> {
-        self.robots
-            .groups()
-            .flat_map(|g| g.rules())
-            .find(|r| r.line() == line)
-            .map(|r| r.pattern())
+        let patterns = self.patterns.get_or_init(|| {
+            let mut all: Vec<(u32, Box<str>)> = self
+                .robots
+                .groups()
+                .flat_map(|g| g.rules())
+                .map(|r| (r.line(), r.pattern().into()))
+                .collect();
+            all.sort_by_key(|&(line, _)| line);
+            all
+        });
+        let at = patterns.binary_search_by_key(&line, |&(l, _)| l).ok()?;
+        Some(&patterns[at].1)
     }
 
     /// The Crawl-delay of the groups that apply to `agent`; `None` without one, or when
