@@ -19,7 +19,7 @@ const made = Symbol('Robots');
 class Robots {
   #file;
   #profile;
-  #patterns = new Map();
+  #patterns = null;
 
   constructor(file, token, profile) {
     if (token !== made) {
@@ -71,6 +71,7 @@ class Robots {
    */
   check(agent, url, options) {
     const code = packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url));
+    this.#patterns ??= new Map();
     return unpack(code, this.#file, this.#patterns);
   }
 
