@@ -1,14 +1,28 @@
-//! The WebAssembly interface the page calls: `parse` gives a `RobotsFile`, whose
-//! `check`, `explain`, `lint` and `summary` answer in JSON. Each only forwards to `Tester`.
+//! The WebAssembly interface the page and the npm package call: `parse` gives a
+//! `RobotsFile`, whose `check`, `explain`, `lint` and `summary` answer in JSON; the npm
+//! package adds a parse limit, `from_response`, and a `Crawler` named once whose checks
+//! answer as a packed number. Each only forwards to `Tester`.
 
+use robots::Profile;
 use wasm_bindgen::prelude::*;
 
+use crate::agent::NamedAgent;
+use crate::packed;
 use crate::tester::Tester;
+use crate::WebError;
 
 /// A parsed robots.txt held by the page. Call `free()` when done with it.
 #[wasm_bindgen]
 pub struct RobotsFile {
     tester: Tester,
+}
+
+/// A crawler named once for a profile, as `RobotsFile::check` names it, so that the npm
+/// package's checks cost no parsing of the name.
+#[wasm_bindgen]
+pub struct Crawler {
+    named: NamedAgent,
+    profile: Profile,
 }
 
 /// Parses the robots.txt `bytes` (the file's exact bytes, any encoding) under
@@ -18,6 +32,141 @@ pub fn parse(bytes: &[u8], profile: &str) -> Result<RobotsFile, JsError> {
     Ok(RobotsFile {
         tester: Tester::parse(bytes, profile)?,
     })
+}
+
+/// Parses as `parse` does, reading at most `max_bytes` (absent: the default limit).
+#[wasm_bindgen]
+pub fn parse_with(
+    bytes: &[u8],
+    profile: &str,
+    max_bytes: Option<f64>,
+) -> Result<RobotsFile, JsError> {
+    Ok(RobotsFile {
+        tester: Tester::parse_with(bytes, profile, limit(max_bytes)?)?,
+    })
+}
+
+/// The rules a robots.txt response with HTTP `status` and `body` gives (RFC 9309
+/// §2.3.1); status 0 stands for no answer at all.
+#[wasm_bindgen]
+pub fn from_response(
+    status: f64,
+    body: &[u8],
+    profile: &str,
+    max_bytes: Option<f64>,
+) -> Result<RobotsFile, JsError> {
+    // A JavaScript number is not checked on its way into a u16: check it here.
+    if !(status.fract() == 0.0 && (0.0..=999.0).contains(&status)) {
+        return Err(WebError::BadStatus(status.to_string()).into());
+    }
+    Ok(RobotsFile {
+        tester: Tester::from_response(status as u16, body, profile, limit(max_bytes)?)?,
+    })
+}
+
+/// The crawler called `name` under `profile`, honouring Archive-Embargo if `embargo`.
+#[wasm_bindgen]
+pub fn crawler(name: &str, profile: &str, embargo: bool) -> Result<Crawler, JsError> {
+    let profile: Profile = profile.parse().map_err(WebError::from)?;
+    Ok(Crawler {
+        named: NamedAgent::new(name, profile, embargo)?,
+        profile,
+    })
+}
+
+/// The buffer JavaScript writes a URL's UTF-8 into for `RobotsFile::packed_at`, made
+/// once: a check then passes no string through wasm-bindgen, which would allocate and
+/// free one per call.
+struct UrlBuffer(std::cell::UnsafeCell<[u8; URL_BUFFER]>);
+
+/// The longest URL, in UTF-8 bytes, that `packed_at` takes; longer ones go by `packed`.
+pub const URL_BUFFER: usize = 64 * 1024;
+
+// SAFETY: WebAssembly runs this module on one thread; the buffer is only read by
+// `packed_at`, never while JavaScript writes it.
+unsafe impl Sync for UrlBuffer {}
+
+static URL: UrlBuffer = UrlBuffer(std::cell::UnsafeCell::new([0; URL_BUFFER]));
+
+/// Where JavaScript writes the URL for `packed_at` in `engine_memory()`, and how much fits.
+#[wasm_bindgen]
+pub fn url_buffer() -> Vec<u32> {
+    // A wasm32 address fits a u32.
+    vec![URL.0.get() as usize as u32, URL_BUFFER as u32]
+}
+
+/// The module's memory, for JavaScript to write into `url_buffer()`.
+#[wasm_bindgen]
+pub fn engine_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+thread_local! {
+    /// Where JavaScript encodes a robots.txt given as text for `parse_input`: straight
+    /// into the module's memory, not through a buffer of its own that is then copied.
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Room for `len` bytes of input to `parse_input`, at the address returned (it may grow
+/// the memory, which detaches JavaScript's views of it).
+#[wasm_bindgen]
+pub fn input_buffer(len: usize) -> u32 {
+    INPUT.with_borrow_mut(|input| {
+        input.clear();
+        // Room, not bytes: JavaScript writes them, so they need no zeroing first.
+        input.reserve(len);
+        // A wasm32 address fits a u32.
+        input.as_mut_ptr() as usize as u32
+    })
+}
+
+/// Parses the first `len` bytes JavaScript wrote at `input_buffer()`, as `parse_with`.
+#[wasm_bindgen]
+pub fn parse_input(
+    len: usize,
+    profile: &str,
+    max_bytes: Option<f64>,
+) -> Result<RobotsFile, JsError> {
+    INPUT.with_borrow_mut(|input| {
+        // SAFETY: JavaScript wrote `len` bytes at the start of the room `input_buffer`
+        // reserved (encodeInto writes no more than it is given); u8 has no invalid
+        // values, and the length is bounded by the capacity.
+        unsafe { input.set_len(len.min(input.capacity())) };
+        let tester = Tester::parse_with(input, profile, limit(max_bytes)?);
+        input.clear();
+        // Kept for the next file, unless a large one left it large.
+        if input.capacity() > 4 << 20 {
+            *input = Vec::new();
+        }
+        Ok(RobotsFile { tester: tester? })
+    })
+}
+
+/// JSON `{reasons, rules}`: the names a packed verdict's indices stand for.
+#[wasm_bindgen]
+pub fn packed_names() -> String {
+    serde_json::json!({ "reasons": packed::reasons(), "rules": packed::rules() }).to_string()
+}
+
+/// A parse limit from JavaScript: a whole number of bytes (the engine checks the floor).
+fn limit(max_bytes: Option<f64>) -> Result<Option<usize>, WebError> {
+    match max_bytes {
+        None => Ok(None),
+        Some(n) if n.fract() == 0.0 && n >= 0.0 => Ok(Some(if n >= usize::MAX as f64 {
+            usize::MAX
+        } else {
+            n as usize
+        })),
+        Some(n) => Err(WebError::BadLimit(n.to_string())),
+    }
+}
+
+#[wasm_bindgen]
+impl Crawler {
+    /// JSON: `{name, token, honours_embargo, notes}`.
+    pub fn json(&self) -> String {
+        serde_json::to_string(&self.named.json()).unwrap_or_default()
+    }
 }
 
 #[wasm_bindgen]
@@ -42,5 +191,60 @@ impl RobotsFile {
     /// JSON: `[{line, column, length, span_column, code, severity, message, suggestion}]`.
     pub fn lint(&self) -> String {
         self.tester.lint()
+    }
+
+    /// The verdict for `url` packed into a number (see `packed_names`), for a crawler
+    /// made for this file's profile.
+    pub fn packed(&self, crawler: &Crawler, url: &str) -> Result<f64, JsError> {
+        let file = self.tester.robots().profile();
+        if crawler.profile != file {
+            return Err(WebError::ProfileMismatch {
+                made: crawler.profile.name(),
+                file: file.name(),
+            }
+            .into());
+        }
+        Ok(self.tester.packed(&crawler.named, url.as_bytes()))
+    }
+
+    /// `packed` for the URL whose first `len` UTF-8 bytes JavaScript wrote into
+    /// `url_buffer()`; NaN for a crawler made for another profile (which the package's
+    /// JavaScript never makes; it would then call `packed` to get the error).
+    pub fn packed_at(&self, crawler: &Crawler, len: usize) -> f64 {
+        if crawler.profile != self.tester.robots().profile() {
+            return f64::NAN;
+        }
+        // SAFETY: single-threaded; JavaScript wrote the bytes before this call and does
+        // not touch them during it, and `len` is bounded by the buffer's size.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(URL.0.get().cast::<u8>(), len.min(URL_BUFFER)) };
+        self.tester.packed(&crawler.named, bytes)
+    }
+
+    /// The pattern of the rule on `line` (a packed verdict names its rule by line).
+    pub fn pattern_at(&self, line: u32) -> Option<String> {
+        self.tester.pattern_at(line).map(str::to_owned)
+    }
+
+    /// The crawler's Crawl-delay in seconds, if its groups give one.
+    pub fn crawl_delay(&self, crawler: &Crawler) -> Option<f64> {
+        self.tester
+            .crawl_delay(&crawler.named)
+            .map(|d| d.as_secs_f64())
+    }
+
+    /// The Sitemap URLs, in file order.
+    pub fn sitemaps(&self) -> Vec<String> {
+        self.tester.robots().sitemaps().map(str::to_owned).collect()
+    }
+
+    /// The first non-empty Host line's value, if any.
+    pub fn host(&self) -> Option<String> {
+        self.tester.robots().host().map(str::to_owned)
+    }
+
+    /// The profile the file was read under: `rfc9309` or `google`.
+    pub fn profile(&self) -> String {
+        self.tester.robots().profile().name().to_owned()
     }
 }

@@ -8,4 +8,15 @@ pub enum WebError {
     Engine(#[from] robots::Error),
     #[error("Google's matcher knows no Archive-Embargo; choose the rfc9309 profile to honour it")]
     EmbargoNeedsRfc9309,
+    #[error("status {0} is a redirect: follow it (RFC 9309 §2.3.1.2 asks for at least five hops) and pass the final response's status and body")]
+    Redirect(u16),
+    #[error("the status must be a whole number from 0 (no answer) to 999; got {0}")]
+    BadStatus(String),
+    #[error("maxBytes must be a whole number of bytes, 512000 or more; got {0}")]
+    BadLimit(String),
+    #[error("this agent was made for the {made} profile but the file was parsed under {file}; make the agent for the file's profile")]
+    ProfileMismatch {
+        made: &'static str,
+        file: &'static str,
+    },
 }

@@ -63,4 +63,20 @@ impl<'a> ExplanationJson<'a> {
             reason_text: e.verdict.reason().describe(),
         }
     }
+
+    /// The explanation when no file was read (a 4xx or 5xx response): no group, no
+    /// rule, and `why`, the status class's sentence, as the reason.
+    pub fn blanket(verdict: VerdictJson<'a>, why: &'static str) -> ExplanationJson<'a> {
+        ExplanationJson {
+            path: verdict.url,
+            verdict,
+            selection: "none",
+            group_lines: Vec::new(),
+            selection_text: "no robots.txt was read, so no group applies".to_owned(),
+            matches: Vec::new(),
+            embargo_allow: "absent",
+            embargo_allow_text: None,
+            reason_text: why,
+        }
+    }
 }

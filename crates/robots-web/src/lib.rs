@@ -18,6 +18,10 @@ mod bindings;
 mod diagnostics;
 mod error;
 mod explanation;
+#[cfg(all(target_arch = "wasm32", feature = "node"))]
+mod heap;
+mod packed;
+mod response;
 mod summary;
 mod tester;
 mod verdicts;
@@ -28,5 +32,6 @@ pub mod assets;
 pub mod serve;
 
 pub use error::WebError;
+pub use response::Availability;
 pub use tester::Tester;
 pub use verdicts::VerdictJson;

@@ -260,3 +260,80 @@ fn lint_gives_where_each_span_starts_on_its_line_for_the_underline() {
         (&json!(11), &json!(4))
     );
 }
+
+#[test]
+fn a_response_status_gives_the_rfc_9309_rules() {
+    let body = b"User-agent: *\nDisallow: /x\n";
+    let urls = ["/x", "/robots.txt"];
+    let verdicts = |status: u16, profile: &str| {
+        let tester = Tester::from_response(status, body, profile, None).unwrap();
+        check(&tester, "ExampleBot", false, &urls)["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["allowed"].as_bool().unwrap(),
+                    v["reason"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let pair = |allowed: bool, reason: &str| (allowed, reason.to_owned());
+    // 2xx: the body decides.
+    assert_eq!(
+        verdicts(200, "rfc9309"),
+        [pair(false, "longest"), pair(true, "robots-txt")]
+    );
+    // 4xx: allow all, whatever the body says (RFC 9309 §2.3.1.3).
+    assert_eq!(
+        verdicts(404, "rfc9309"),
+        [pair(true, "unavailable"), pair(true, "unavailable")]
+    );
+    // 5xx and no answer: disallow all but /robots.txt (§2.3.1.4, §2.2.2).
+    for status in [503, 0] {
+        assert_eq!(
+            verdicts(status, "rfc9309"),
+            [pair(false, "unreachable"), pair(true, "robots-txt")]
+        );
+    }
+    // Google's matcher has no /robots.txt exception.
+    assert_eq!(
+        verdicts(500, "google"),
+        [pair(false, "unreachable"), pair(false, "unreachable")]
+    );
+    assert_eq!(
+        Tester::from_response(301, body, "rfc9309", None).unwrap_err(),
+        WebError::Redirect(301)
+    );
+    let explained: Value = serde_json::from_str(
+        &Tester::from_response(503, body, "rfc9309", None)
+            .unwrap()
+            .explain("ExampleBot", false, "/x")
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(explained["verdict"]["reason"], "unreachable");
+    assert!(explained["reason_text"]
+        .as_str()
+        .unwrap()
+        .contains("2.3.1.4"));
+}
+
+#[test]
+fn a_parse_limit_is_kept_and_checked() {
+    let long = format!("User-agent: *\n{}\nDisallow: /late\n", "#".repeat(600_000));
+    let allowed = |tester: &Tester| {
+        check(tester, "ExampleBot", false, &["/late"])["verdicts"][0]["allowed"].clone()
+    };
+    assert_eq!(
+        allowed(&Tester::parse(long.as_bytes(), "rfc9309").unwrap()),
+        true
+    );
+    let larger = Tester::parse_with(long.as_bytes(), "rfc9309", Some(1_000_000)).unwrap();
+    assert_eq!(allowed(&larger), false);
+    assert!(matches!(
+        Tester::parse_with(long.as_bytes(), "rfc9309", Some(1000)),
+        Err(WebError::Engine(robots::Error::LimitTooSmall(1000)))
+    ));
+}
