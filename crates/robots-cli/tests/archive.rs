@@ -722,3 +722,49 @@ fn slow_readers_of_a_large_capture_hold_little_memory() {
     );
     drop(slow);
 }
+
+/// Every command's `--help` teaches it with its exit statuses, and `-h` is the short
+/// summary, as the convention goes.
+#[test]
+fn every_command_says_its_exit_statuses_and_h_is_short() {
+    let commands: [&[&str]; 11] = [
+        &["check"],
+        &["explain"],
+        &["lint"],
+        &["diff"],
+        &["fetch"],
+        &["serve"],
+        &["archive"],
+        &["archive", "ingest"],
+        &["archive", "status"],
+        &["archive", "serve"],
+        &["archive", "release"],
+    ];
+    for command in commands {
+        let long = text(&robots(&[command, &["--help"]].concat()));
+        let short = text(&robots(&[command, &["-h"]].concat()));
+        if command != ["archive"] {
+            assert!(long.contains("Exit status"), "{command:?} --help: {long}");
+        }
+        assert!(short.len() < long.len(), "{command:?}: -h is as long as --help");
+        assert!(short.contains("--help"), "{command:?} -h names --help: {short}");
+    }
+}
+
+/// Counts read as English: one record, two records.
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 0);
+    let archive = dir.path().join("archive");
+    assert!(ingest(&archive, &warc).status.success());
+    let a = archive.to_str().unwrap();
+    let out = robots(&["archive", "release", a, "--at", "2026-01-02T00:00:00Z"]);
+    // The robots.txt is under its own week's embargo: one tombstone, then one release.
+    assert!(text(&out).contains("0 records released, 1 tombstone\n"), "{}", text(&out));
+    let out = robots(&["archive", "release", a, "--at", "2026-01-09T00:00:00Z"]);
+    assert!(text(&out).contains("1 record released, 0 tombstones"), "{}", text(&out));
+    let out = robots(&["archive", "status", a, "--at", "2026-01-02T00:00:00Z"]);
+    assert!(text(&out).contains(": 2 records"), "{}", text(&out));
+    assert!(!text(&out).contains(" 1 records"), "{}", text(&out));
+}

@@ -15,7 +15,7 @@ use crate::style::{counted, printable};
 
 /// Keep captures under their Archive-Embargo, show tombstones, release WARC files.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Examples:
   robots archive ingest my-archive --agent ExampleBot crawl.warc.gz
   robots archive status my-archive --at 2026-06-01T00:00:00Z
@@ -39,7 +39,7 @@ pub enum Command {
 
 /// Seal WARC files into the archive and index their responses with embargo ends.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Example:
   wget --recursive --level 2 --warc-file crawl https://example.com/
   robots archive ingest my-archive --agent ExampleBot crawl.warc.gz
@@ -66,9 +66,12 @@ pub struct IngestArgs {
 /// Count released, embargoed and flagged records, list the next release dates, and
 /// report partial copies an interrupted ingest left in store/.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Example:
-  robots archive status my-archive --at 2026-06-01T00:00:00Z --format json")]
+  robots archive status my-archive --at 2026-06-01T00:00:00Z --format json
+
+Exit status: 0 when the status was reported, 2 on an error (not an archive, a damaged
+index) or a usage error.")]
 pub struct StatusArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -83,7 +86,7 @@ pub struct StatusArgs {
 
 /// Serve single captures (released: replay; withheld: tombstone) and a CDX listing.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Example:
   robots archive serve my-archive --addr 127.0.0.1:8090
   curl http://127.0.0.1:8090/web/20260102000000/https://example.com/news/a
@@ -107,7 +110,10 @@ output (json or text); any other parameter, such as filter or fl, answers 400.
 
 A connection idle past --idle-timeout, or slower than --header-timeout to send a
 request's head or --send-timeout to take a response, is closed; past --max-connections,
-new clients wait until one ends.")]
+new clients wait until one ends.
+
+Exit status: it serves until stopped (Ctrl-C); 2 when it cannot start (not an archive,
+the address taken, --at in the future) or on a usage error.")]
 pub struct ServeArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -126,15 +132,18 @@ pub struct ServeArgs {
 
 /// Publish every record whose embargo has ended into public/ as a WARC file.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Example:
   robots archive release my-archive --at 2026-06-01T00:00:00Z
 
 Writes my-archive/public/release-<n>-<time>.warc.gz: released records copied from the
 store, and a tombstone (revisit record, headers and digest only) for each record still
 under embargo that no earlier release showed. A captured revisit record goes out once
-the record holding its payload is public too (in the same release or an earlier one). Safe to kill and run again: every due
-record is published exactly once.")]
+the record holding its payload is public too (in the same release or an earlier one).
+Safe to kill and run again: every due record is published exactly once.
+
+Exit status: 0 when everything due was published (or nothing was due), 2 on an error
+(--at in the future, not an archive, a store file missing) or a usage error.")]
 pub struct ReleaseArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -324,7 +333,7 @@ fn status(args: StatusArgs) -> Result<ExitCode> {
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?,
         Format::Text => {
-            writeln!(out, "at {}: {} records", s.at, s.records)?;
+            writeln!(out, "at {}: {}", s.at, counted(s.records, "record"))?;
             writeln!(
                 out,
                 "  released    {} ({} published in public/)",
@@ -356,7 +365,7 @@ fn status(args: StatusArgs) -> Result<ExitCode> {
             } else {
                 writeln!(out, "next releases:")?;
                 for day in &s.next_releases {
-                    writeln!(out, "  {}  {} records", day.first, day.records)?;
+                    writeln!(out, "  {}  {}", day.first, counted(day.records, "record"))?;
                 }
             }
         }
@@ -401,8 +410,9 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
     }
     writeln!(
         out,
-        "{} records released, {} tombstones",
-        report.released, report.tombstones
+        "{} released, {}",
+        counted(report.released, "record"),
+        counted(report.tombstones, "tombstone")
     )?;
     Ok(ExitCode::SUCCESS)
 }

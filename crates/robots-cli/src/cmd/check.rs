@@ -17,7 +17,7 @@ use crate::written::Patterns;
 /// Print the verdict for each URL: allowed or not, and the line that decided; for each
 /// crawler in turn when `--agent` is given several times.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Examples:
   robots check --robots examples/robots.txt --agent ExampleBot /news/today /private/x
   robots check --robots robots.txt --agent ExampleBot --embargo --format json < urls.txt

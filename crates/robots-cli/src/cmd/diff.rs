@@ -17,7 +17,7 @@ use crate::written::Patterns;
 
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 URLs come from the arguments, else from standard input when it is neither a terminal
 nor one of the files (`-`), else from the paths in either file's rules and simple
 variants of them (/a/ -> /a/, /a/x, /a, /a/?q=1). Standard input holds at most one of

@@ -17,7 +17,7 @@ use unicode_width::UnicodeWidthStr;
 /// Explain the verdict for one URL: the groups chosen, the rules that matched, the rule
 /// that decided and why, and its line with two lines of the file either side.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Examples:
   robots explain --robots examples/robots.txt --agent ExampleBot /search/help
   robots explain --robots examples/robots.txt --agent ExampleArchiver --embargo /news/today

@@ -23,7 +23,7 @@ use crate::written::Patterns;
         input::max_bytes_help!(),
         " A body is read to one byte past this and no further."
     ))),
-    after_help = "\
+    after_long_help = "\
 Examples:
   robots fetch https://example.com/ --agent ExampleBot
   robots fetch https://example.com/news/a --agent ExampleBot --embargo /private/x /news/b

@@ -16,7 +16,7 @@ use crate::style::{counted, printable, ColorChoice, Style};
 
 /// Find mistakes in a robots.txt before crawlers do.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Examples:
   robots lint --robots examples/robots.txt
   robots lint --robots robots.txt --deny-warnings --format json

@@ -13,7 +13,7 @@ use crate::limits::LimitArgs;
 /// Serve the robots.txt tester: a page that checks, explains and lints a robots.txt in
 /// the browser (nothing typed into it is sent anywhere).
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(after_long_help = "\
 Examples:
   robots serve                      then open http://127.0.0.1:8080/
   robots serve --addr 127.0.0.1:0   any free port (the address is printed)
@@ -22,7 +22,10 @@ The server only serves the page's own files, to GET and HEAD requests (HEAD: the
 status and headers, Content-Length included, without the body); any other method gets
 405. It fetches nothing. A connection idle past --idle-timeout, or slower than
 --header-timeout to send a request's head or --send-timeout to take a response, is
-closed; past --max-connections, new clients wait until one ends.")]
+closed; past --max-connections, new clients wait until one ends.
+
+Exit status: it serves until stopped (Ctrl-C); 2 when it cannot listen (the address
+taken or not allowed) or on a usage error.")]
 pub struct Args {
     /// The address to listen on: HOST:PORT, the host an IP address or a name
     /// (localhost:8080); port 0 takes any free port.
