@@ -746,8 +746,14 @@ fn every_command_says_its_exit_statuses_and_h_is_short() {
         if command != ["archive"] {
             assert!(long.contains("Exit status"), "{command:?} --help: {long}");
         }
-        assert!(short.len() < long.len(), "{command:?}: -h is as long as --help");
-        assert!(short.contains("--help"), "{command:?} -h names --help: {short}");
+        assert!(
+            short.len() < long.len(),
+            "{command:?}: -h is as long as --help"
+        );
+        assert!(
+            short.contains("--help"),
+            "{command:?} -h names --help: {short}"
+        );
     }
 }
 
@@ -761,9 +767,17 @@ fn counts_of_one_are_singular() {
     let a = archive.to_str().unwrap();
     let out = robots(&["archive", "release", a, "--at", "2026-01-02T00:00:00Z"]);
     // The robots.txt is under its own week's embargo: one tombstone, then one release.
-    assert!(text(&out).contains("0 records released, 1 tombstone\n"), "{}", text(&out));
+    assert!(
+        text(&out).contains("0 records released, 1 tombstone\n"),
+        "{}",
+        text(&out)
+    );
     let out = robots(&["archive", "release", a, "--at", "2026-01-09T00:00:00Z"]);
-    assert!(text(&out).contains("1 record released, 0 tombstones"), "{}", text(&out));
+    assert!(
+        text(&out).contains("1 record released, 0 tombstones"),
+        "{}",
+        text(&out)
+    );
     let out = robots(&["archive", "status", a, "--at", "2026-01-02T00:00:00Z"]);
     assert!(text(&out).contains(": 2 records"), "{}", text(&out));
     assert!(!text(&out).contains(" 1 records"), "{}", text(&out));

@@ -1258,3 +1258,69 @@ fn lint_messages_quote_octets_as_the_line_shows_them() {
         assert!(line.contains(quote.trim_matches('`')), "{line}");
     }
 }
+
+/// A group naming a crawler takes it out of the `*` rules (RFC 9309 §2.2.1), the most
+/// common surprise for a site owner: `explain` says so, naming the group set aside, and
+/// says nothing of the kind when the `*` group is the one that applies.
+#[test]
+fn explain_says_when_a_named_group_sets_the_star_group_aside() {
+    let file = scratch(
+        "robots.txt",
+        b"User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nCrawl-delay: 5\n",
+    );
+    let path = file.to_str().unwrap();
+    let out = robots(&[
+        "explain",
+        "--robots",
+        path,
+        "--agent",
+        "Googlebot",
+        "/private/x",
+    ]);
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        said.contains(
+            "the `*` group (line 1) does not apply: a group naming the agent replaces it"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("ALLOWED"), "{said}");
+    let out = robots(&[
+        "explain",
+        "--robots",
+        path,
+        "--agent",
+        "Googlebot",
+        "--format",
+        "json",
+        "/private/x",
+    ]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["selection"]["global_set_aside"],
+        serde_json::json!([1])
+    );
+
+    let out = robots(&[
+        "explain",
+        "--robots",
+        path,
+        "--agent",
+        "OtherBot",
+        "/private/x",
+    ]);
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(!said.contains("does not apply"), "{said}");
+    let out = robots(&[
+        "explain",
+        "--robots",
+        path,
+        "--agent",
+        "OtherBot",
+        "--format",
+        "json",
+        "/private/x",
+    ]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["selection"]["global_set_aside"], serde_json::json!([]));
+}

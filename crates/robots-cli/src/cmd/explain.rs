@@ -25,7 +25,8 @@ Examples:
 
 With --format json, one line holding one object: \"url\", \"path\" (as rules see it),
 \"agent\", \"profile\", \"honours_embargo\", \"selection\" (\"kind\": named, global or
-none; \"groups\", \"lines\", \"explanation\"), \"matches\" (each matching rule's \"line\",
+none; \"groups\", \"lines\", \"explanation\", \"global_set_aside\": the lines of the `*`
+groups a group naming the agent sets aside), \"matches\" (each matching rule's \"line\",
 \"rule\", \"pattern\", \"length\" and \"counted\"), \"embargo_allow\", \"allowed\",
 \"decided_by\" (a rule, or null), \"reason\" and \"reason_text\" (as `robots check`
 says why) and \"embargo_days\", in that order. A pattern's octets that are not UTF-8
@@ -83,7 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 out,
                 "{}",
                 as_text(
-                    robots.profile(),
+                    &robots,
                     &agent,
                     &shown,
                     &explanation,
@@ -105,8 +106,22 @@ struct Shown<'a> {
     patterns: Patterns,
 }
 
+/// The lines of the `*` groups that a group naming the agent sets aside: the most
+/// common surprise for a site owner, who wrote rules for everyone and a group for one
+/// crawler, which then follows only its own group (RFC 9309 §2.2.1).
+fn global_set_aside(robots: &Robots, e: &Explanation<'_>) -> Vec<u32> {
+    match e.selection {
+        Selection::Named { .. } => robots
+            .groups()
+            .filter(|g| g.is_global())
+            .map(|g| g.line())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 fn as_text(
-    profile: Profile,
+    robots: &Robots,
     agent: &Agent,
     shown: &Shown<'_>,
     e: &Explanation<'_>,
@@ -130,6 +145,25 @@ fn as_text(
             printable(&e.selection_summary(agent)).into_owned(),
         ),
     ];
+    let aside = global_set_aside(robots, e);
+    if !aside.is_empty() {
+        let lines = aside
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (groups, verb) = if aside.len() == 1 {
+            (format!("the `*` group (line {lines})"), "does")
+        } else {
+            (format!("the `*` groups (lines {lines})"), "do")
+        };
+        rows.push((
+            "",
+            format!(
+                "{groups} {verb} not apply: a group naming the agent replaces it (RFC 9309 §2.2.1)"
+            ),
+        ));
+    }
     if e.matches.is_empty() {
         rows.push(("matched", "none".to_owned()));
     }
@@ -170,7 +204,9 @@ fn as_text(
                 style.dim(&format!("length {}", m.rule.specificity())),
             ),
         ));
-        if let Some(note) = index_html_note(profile, &shown.path, m.rule, patterns.text(m.rule)) {
+        if let Some(note) =
+            index_html_note(robots.profile(), &shown.path, m.rule, patterns.text(m.rule))
+        {
             rows.push(("", style.dim(&note)));
         }
     }
@@ -270,6 +306,8 @@ struct SelectionJson {
     groups: usize,
     lines: Vec<u32>,
     explanation: String,
+    /// The lines of the `*` groups a group naming the agent sets aside.
+    global_set_aside: Vec<u32>,
 }
 
 /// The explanation as one line of JSON, its fields in this order.
@@ -313,6 +351,7 @@ fn as_json<'a>(
             groups,
             lines: e.groups.iter().map(|g| g.line()).collect(),
             explanation: e.selection_summary(agent),
+            global_set_aside: global_set_aside(robots, e),
         },
         matches: e
             .matches
