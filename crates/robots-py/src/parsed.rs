@@ -13,8 +13,8 @@ use crate::verdict::PyVerdict;
 
 /// What decides a site's verdicts.
 pub enum Rules {
-    /// A robots.txt body, parsed.
-    Parsed(Robots),
+    /// A robots.txt body, parsed (boxed: the other answer is a word).
+    Parsed(Box<Robots>),
     /// No file to read: everything allowed (unavailable) or disallowed (unreachable).
     Blanket(Availability),
 }
@@ -95,7 +95,7 @@ impl PyRobots {
     pub fn parse(py: Python<'_>, source: Box<[u8]>, options: Options) -> PyRobots {
         let robots = py.allow_threads(|| Robots::parse_with(&source, options));
         PyRobots {
-            rules: Rules::Parsed(robots),
+            rules: Rules::Parsed(Box::new(robots)),
             options,
             source,
         }
