@@ -57,7 +57,7 @@ pub fn text(robots: &Robots, agent: &Agent, url: &str, source: &[u8]) -> String 
 
 /// Why a site without a file to read gives its verdict on `url`.
 pub fn blanket(state: Availability, options: Options, url: &str) -> String {
-    let allowed = crate::parsed::blanket_allows(state, options, url);
+    let allowed = crate::parsed::blanket_allows(state, options, url.as_bytes());
     let why = match (state, allowed) {
         (Availability::Unavailable, _) => {
             "robots.txt is unavailable (a 4xx): every URL may be crawled (RFC 9309 §2.3.1.3)"

@@ -102,18 +102,22 @@ impl PyRobots {
     }
 
     /// The verdict for one URL.
-    pub fn verdict(&self, agent: &robots::Agent, url: &str) -> PyVerdict {
+    pub fn verdict(&self, agent: &robots::Agent, url: &Url<'_>) -> PyVerdict {
+        let text = url.text.clone().unbind();
         match &self.rules {
-            Rules::Parsed(robots) => {
-                PyVerdict::of(url, &robots.check(agent, url), &self.source, self.options)
-            }
-            Rules::Blanket(state) => PyVerdict::blanket(url, *state, self.options),
+            Rules::Parsed(robots) => PyVerdict::of(
+                text,
+                &robots.check_bytes(agent, url.bytes()),
+                &self.source,
+                self.options,
+            ),
+            Rules::Blanket(state) => PyVerdict::blanket(text, url.bytes(), *state, self.options),
         }
     }
 
-    fn allowed(&self, agent: &robots::Agent, url: &str) -> bool {
+    fn allows(&self, agent: &robots::Agent, url: &[u8]) -> bool {
         match &self.rules {
-            Rules::Parsed(robots) => robots.check(agent, url).allowed(),
+            Rules::Parsed(robots) => robots.check_bytes(agent, url).allowed(),
             Rules::Blanket(state) => blanket_allows(*state, self.options, url),
         }
     }
@@ -128,14 +132,32 @@ impl PyRobots {
 
 /// Whether a site without a file to read allows `url`: all when unavailable; when
 /// unreachable only what the profile always allows (RFC 9309 §2.3.1.4).
-pub fn blanket_allows(state: Availability, options: Options, url: &str) -> bool {
-    state.allows_all() != Some(false) || options.chosen_profile().always_allows(url)
+pub fn blanket_allows(state: Availability, options: Options, url: &[u8]) -> bool {
+    state.allows_all() != Some(false)
+        || std::str::from_utf8(url).is_ok_and(|url| options.chosen_profile().always_allows(url))
+}
+
+/// A URL argument: the `str` given, kept for the verdict, and its UTF-8 octets, which
+/// the engine reads without a further copy.
+pub struct Url<'py> {
+    text: Bound<'py, PyString>,
+    utf8: Bound<'py, PyBytes>,
+}
+
+impl Url<'_> {
+    /// The URL's UTF-8 octets.
+    pub fn bytes(&self) -> &[u8] {
+        self.utf8.as_bytes()
+    }
 }
 
 /// `url` as a `str`, or a `TypeError` naming what it was.
-fn url_arg(url: &Bound<'_, PyAny>) -> PyResult<String> {
+fn url_arg<'py>(url: &Bound<'py, PyAny>) -> PyResult<Url<'py>> {
     match url.downcast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Ok(text) => Ok(Url {
+            utf8: text.encode_utf8()?,
+            text: text.clone(),
+        }),
         Err(_) => Err(PyTypeError::new_err(format!(
             "the URL must be a str (`https://example.com/a` or `/a`), not {}",
             url.get_type().name()?
@@ -169,6 +191,13 @@ impl PyRobots {
         Ok(self.verdict(&agent, &url_arg(url)?))
     }
 
+    /// Whether `agent` may fetch `url`: `check(agent, url).allowed` without building
+    /// the verdict (Protego's `can_fetch(url, agent)`).
+    fn allowed(&self, agent: &Bound<'_, PyAny>, url: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let agent = agent_arg(agent, self.options.chosen_profile())?;
+        Ok(PyRobots::allows(self, &agent, url_arg(url)?.bytes()))
+    }
+
     /// Whether `agent` may fetch each of `urls` (any iterable of str), in order: one
     /// call for many URLs, checked without the GIL.
     fn check_many(
@@ -181,9 +210,16 @@ impl PyRobots {
         let urls = urls
             .try_iter()?
             .map(|url| url_arg(&url?))
-            .collect::<PyResult<Vec<String>>>()?;
+            .collect::<PyResult<Vec<Url<'_>>>>()?;
+        // Python bytes are immutable and held by `urls`: read without the GIL.
+        let octets: Vec<&[u8]> = urls.iter().map(Url::bytes).collect();
         let agent: &robots::Agent = &agent;
-        Ok(py.allow_threads(|| urls.iter().map(|url| self.allowed(agent, url)).collect()))
+        Ok(py.allow_threads(|| {
+            octets
+                .iter()
+                .map(|url| PyRobots::allows(self, agent, url))
+                .collect()
+        }))
     }
 
     /// The Crawl-delay, in seconds, of the groups `agent` follows; the largest when
@@ -259,6 +295,7 @@ impl PyRobots {
     fn explain(&self, agent: &Bound<'_, PyAny>, url: &Bound<'_, PyAny>) -> PyResult<String> {
         let agent = agent_arg(agent, self.options.chosen_profile())?;
         let url = url_arg(url)?;
+        let url = String::from_utf8_lossy(url.bytes());
         Ok(match &self.rules {
             Rules::Parsed(robots) => crate::explain::text(robots, &agent, &url, &self.source),
             Rules::Blanket(state) => crate::explain::blanket(*state, self.options, &url),

@@ -2,7 +2,7 @@
 //! `robots check --format json` (and `robots fetch`'s for a site with no file to read).
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use robots::{escaped, Availability, Directive, Options, Tokens, Verdict};
 
 use crate::parsed::blanket_allows;
@@ -17,7 +17,7 @@ use crate::parsed::blanket_allows;
 #[pyclass(frozen, module = "robots", name = "Verdict", get_all)]
 pub struct PyVerdict {
     /// The URL as given.
-    url: String,
+    url: Py<PyString>,
     /// Whether the URL may be fetched.
     allowed: bool,
     /// The deciding rule's 1-based line.
@@ -35,10 +35,15 @@ pub struct PyVerdict {
 impl PyVerdict {
     /// The engine's verdict on `url`, its pattern quoted from `source` when the engine's
     /// text had to replace octets that are not UTF-8 (as `robots check` shows them).
-    pub fn of(url: &str, verdict: &Verdict<'_>, source: &[u8], options: Options) -> PyVerdict {
+    pub fn of(
+        url: Py<PyString>,
+        verdict: &Verdict<'_>,
+        source: &[u8],
+        options: Options,
+    ) -> PyVerdict {
         let rule = verdict.decided_by();
         PyVerdict {
-            url: url.to_owned(),
+            url,
             allowed: verdict.allowed(),
             line: rule.map(|r| r.line()),
             rule: rule.map(|r| r.kind().name()),
@@ -50,10 +55,15 @@ impl PyVerdict {
 
     /// The verdict on `url` of a site whose robots.txt could not be read; its reason
     /// names the state, as `robots fetch --format json` does.
-    pub fn blanket(url: &str, state: Availability, options: Options) -> PyVerdict {
-        let allowed = blanket_allows(state, options, url);
+    pub fn blanket(
+        url: Py<PyString>,
+        octets: &[u8],
+        state: Availability,
+        options: Options,
+    ) -> PyVerdict {
+        let allowed = blanket_allows(state, options, octets);
         PyVerdict {
-            url: url.to_owned(),
+            url,
             allowed,
             line: None,
             rule: None,
@@ -91,7 +101,7 @@ impl PyVerdict {
     /// The verdict as a dict with the keys and order of `robots check --format json`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("url", &self.url)?;
+        d.set_item("url", self.url.bind(py))?;
         d.set_item("allowed", self.allowed)?;
         d.set_item("line", self.line)?;
         d.set_item("rule", self.rule)?;
@@ -101,17 +111,17 @@ impl PyVerdict {
         Ok(d)
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let py_opt = |o: Option<String>| o.unwrap_or_else(|| "None".into());
-        format!(
+        Ok(format!(
             "Verdict(url={:?}, allowed={}, line={}, rule={}, pattern={}, embargo_days={}, reason={:?})",
-            self.url,
+            self.url.bind(py).to_cow()?,
             if self.allowed { "True" } else { "False" },
             py_opt(self.line.map(|l| l.to_string())),
             py_opt(self.rule.map(|r| format!("{r:?}"))),
             py_opt(self.pattern.as_ref().map(|p| format!("{p:?}"))),
             py_opt(self.embargo_days.map(|d| d.to_string())),
             self.reason
-        )
+        ))
     }
 }

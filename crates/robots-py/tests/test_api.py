@@ -200,6 +200,7 @@ def test_check_many_matches_check_and_shares_across_threads():
     urls = [f"/private/{i}" if i % 3 else f"/private/open/{i}" for i in range(3000)]
     expected = [r.check("ExampleBot", u).allowed for u in urls]
     assert r.check_many("ExampleBot", urls) == expected
+    assert [r.allowed("ExampleBot", u) for u in urls] == expected
     assert r.check_many("ExampleBot", iter(urls)) == expected
     assert r.check_many("ExampleBot", []) == []
     results = [None] * 8
@@ -222,5 +223,5 @@ def test_stub_names_what_the_module_has():
     assert (pathlib.Path(robots.__file__).parent / "py.typed").exists()
     for name in re.findall(r"^(?:class|def) (\w+)", stub, re.M):
         assert hasattr(robots, name), name
-    for name in ["check", "check_many", "crawl_delay", "request_rate", "lint", "explain"]:
+    for name in ["check", "allowed", "check_many", "crawl_delay", "request_rate", "lint", "explain"]:
         assert f"def {name}(" in stub and hasattr(robots.Robots, name)
