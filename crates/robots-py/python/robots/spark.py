@@ -114,25 +114,36 @@ def _next_hop(url: str, capture: tuple) -> Optional[str]:
     return target if origin_of(target) else None
 
 
+def _start(url: str) -> list:
+    """(url, origin) when `url` is an origin's /robots.txt."""
+    origin = origin_of(url)
+    if origin is None:
+        return []
+    parts = urlsplit(url)
+    return [(url, origin)] if parts.path == "/robots.txt" and not parts.query else []
+
+
 def resolve_robots(captures, partitions: Optional[int] = None):
     """Each origin's robots.txt as an RDD of (origin, (status, body)): its capture of
     ``/robots.txt``, redirects followed through the captures up to 5 hops. A chain
     longer than that ends on its 3xx (unavailable, RFC 9309 §2.3.1.2); one that leads
     to a URL not captured gives no entry."""
+    from pyspark import StorageLevel
+
+    # Read once, used twice (chains, then bodies): kept, spilling to disk when large.
     by_url = (
         captures.rdd.map(lambda r: (r["url"], (r["date"] or "", r["status"], r["location"], r["body"])))
         .reduceByKey(_latest, partitions)
+        .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    next_of = by_url.map(lambda kv: (kv[0], _next_hop(kv[0], kv[1]))).cache()
+    # The redirects among the captures: (URL, where it sends the crawler).
+    edges = by_url.flatMap(lambda kv: [(kv[0], n)] if (n := _next_hop(kv[0], kv[1])) else []).cache()
     # (current URL, origin) for each origin whose /robots.txt was captured.
-    state = next_of.keys().flatMap(
-        lambda url: [(url, o)] if (o := origin_of(url)) and urlsplit(url).path == "/robots.txt" and not urlsplit(url).query else []
-    )
-    for _ in range(MAX_REDIRECTS):
-        # A URL whose capture redirects moves on; others stay where they are.
-        state = state.join(next_of, partitions).map(
-            lambda kv: (kv[1][1] or kv[0], kv[1][0])
-        )
+    state = by_url.keys().flatMap(_start)
+    if not edges.isEmpty():
+        for _ in range(MAX_REDIRECTS):
+            # A URL whose capture redirects moves on; others stay where they are.
+            state = state.leftOuterJoin(edges, partitions).map(lambda kv: (kv[1][1] or kv[0], kv[1][0]))
     final = state.join(by_url, partitions)  # (url, (origin, capture)): drops uncaptured targets
     return final.map(lambda kv: (kv[1][0], (kv[1][1][1], kv[1][1][3])))
 
