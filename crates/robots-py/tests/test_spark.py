@@ -66,7 +66,7 @@ def test_spark_job_in_local_mode(tmp_path):
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
     run = subprocess.run(
         [sys.executable, "-m", "robots.spark", "check", "--robots-warc", str(tmp_path / "robots.warc.gz"),
-         "--urls", str(tmp_path / "urls.txt"), "--agent", "OtherBot", "--agent", "TestBot",
+         "--urls", str(tmp_path / "urls.txt"), "--agent", "OtherBot", "--agent", "TestBot", "--embargo",
          "--out", str(out), "--master", "local[2]", "--partitions", "3"],
         capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
@@ -94,6 +94,7 @@ def test_spark_job_in_local_mode(tmp_path):
     # No capture, or a redirect to a URL not captured: no verdict.
     assert verdict("http://f.example/p") == (None, None, None, "no-robots-txt")
     assert verdict("http://g.example/p") == (None, None, None, "no-robots-txt")
-    # Without --embargo the agents do not honour the embargo.
-    assert verdict("http://h.example/news/1") == (False, 4, "disallow", "longest")
-    assert got[("http://h.example/news/1", "OtherBot")]["embargo_days"] is None
+    # With --embargo the agents honour Archive-Embargo: Embargo-Allow decides, a week.
+    assert verdict("http://h.example/news/1") == (True, 3, "embargo-allow", "longest")
+    assert got[("http://h.example/news/1", "OtherBot")]["embargo_days"] == 7
+    assert got[("http://a.example/open", "OtherBot")]["embargo_days"] is None
