@@ -18,6 +18,9 @@ pub fn text(robots: &Robots, agent: &Agent, url: &str, source: &[u8]) -> String 
     let _ = writeln!(out, "agent    {}", agent.name());
     let _ = writeln!(out, "groups   {}", explanation.selection_summary(agent));
     let deciding = verdict.decided_by().map(|r| r.line());
+    if explanation.matches.is_empty() {
+        let _ = writeln!(out, "matched  no rule");
+    }
     for (i, m) in explanation.matches.iter().enumerate() {
         let label = if i == 0 { "matched" } else { "" };
         let mut line = format!(

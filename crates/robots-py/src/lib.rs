@@ -26,6 +26,7 @@ fn _robots(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<parsed::PyRequestRate>()?;
     m.add_class::<finding::PyFinding>()?;
     m.add_function(wrap_pyfunction!(response::from_response, m)?)?;
+    m.add_function(wrap_pyfunction!(parsed::_rebuild, m)?)?;
     m.add("MIN_PARSE_LIMIT", robots::MIN_PARSE_LIMIT)?;
     m.add("MAX_PARSE_LIMIT", robots::MAX_PARSE_LIMIT)?;
     Ok(())

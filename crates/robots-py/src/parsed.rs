@@ -302,6 +302,21 @@ impl PyRobots {
         })
     }
 
+    /// Pickling (for Spark broadcasts, multiprocessing): the body, profile, limit and
+    /// state; unpickling parses the body again.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Pickled<'py>)> {
+        let rebuild = py.import("robots._robots")?.getattr("_rebuild")?;
+        Ok((
+            rebuild,
+            (
+                self.state(),
+                PyBytes::new(py, &self.source),
+                self.profile(),
+                self.options.limit(),
+            ),
+        ))
+    }
+
     fn __repr__(&self) -> String {
         match &self.rules {
             Rules::Parsed(robots) => format!(
@@ -315,4 +330,38 @@ impl PyRobots {
             }
         }
     }
+}
+
+/// What a pickled `Robots` holds: state, body, profile, parse limit.
+type Pickled<'py> = (&'static str, Bound<'py, PyBytes>, &'static str, usize);
+
+/// Rebuilds a pickled `Robots` (its `__reduce__`).
+#[pyfunction]
+pub fn _rebuild(
+    py: Python<'_>,
+    state: &str,
+    source: Vec<u8>,
+    profile: &str,
+    max_bytes: usize,
+) -> PyResult<PyRobots> {
+    let profile: Profile = profile.parse().map_err(value_error)?;
+    let options = Options::new()
+        .profile(profile)
+        .max_bytes(max_bytes)
+        .map_err(value_error)?;
+    let rules = match state {
+        "parsed" => return Ok(PyRobots::parse(py, source.into(), options)),
+        "unavailable" => Availability::Unavailable,
+        "unreachable" => Availability::Unreachable,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown robots state `{other}`; a pickled Robots holds parsed, unavailable or unreachable"
+            )))
+        }
+    };
+    Ok(PyRobots {
+        rules: Rules::Blanket(rules),
+        options,
+        source: Box::default(),
+    })
 }

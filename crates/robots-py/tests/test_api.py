@@ -225,3 +225,17 @@ def test_stub_names_what_the_module_has():
         assert hasattr(robots, name), name
     for name in ["check", "allowed", "check_many", "crawl_delay", "request_rate", "lint", "explain"]:
         assert f"def {name}(" in stub and hasattr(robots.Robots, name)
+
+
+def test_pickle_round_trip():
+    import pickle
+
+    for r in [robots.Robots(BODY, profile="google", max_bytes=600_000), robots.Robots(BODY),
+              robots.from_response(404, None), robots.from_response(503, None)]:
+        back = pickle.loads(pickle.dumps(r))
+        assert (back.state, back.profile) == (r.state, r.profile)
+        for url in ["/private/x", "/private/open", "/robots.txt", "/news/1"]:
+            assert back.check("ExampleBot", url).to_dict() == r.check("ExampleBot", url).to_dict()
+        assert back.crawl_delay("ExampleBot") == r.crawl_delay("ExampleBot")
+    late = b"# " + b"x" * 600_000 + b"\nUser-agent: *\nDisallow: /late\n"
+    assert not pickle.loads(pickle.dumps(robots.Robots(late, max_bytes=700_000))).allowed("Bot", "/late")
