@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -70,6 +71,7 @@ def test_spark_job_in_local_mode(tmp_path):
          "--out", str(out), "--master", "local[2]", "--partitions", "3"],
         capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
+    assert "robots.spark: master local[2]" in run.stderr
     rows = [json.loads(line) for part in sorted(out.glob("part-*")) for line in part.read_text().splitlines()]
     got = {(r["url"], r["agent"]): r for r in rows}
     assert len(rows) == len(urls) * 2 == len(got)
@@ -98,3 +100,27 @@ def test_spark_job_in_local_mode(tmp_path):
     assert verdict("http://h.example/news/1") == (True, 3, "embargo-allow", "longest")
     assert got[("http://h.example/news/1", "OtherBot")]["embargo_days"] == 7
     assert got[("http://a.example/open", "OtherBot")]["embargo_days"] is None
+
+
+def test_spark_submit_runs_the_same_file(tmp_path):
+    need("java (scripts/test-py installs openjdk-17-jre-headless)", shutil.which("java") is not None)
+    import robots.spark
+
+    submit = pathlib.Path(sys.executable).parent / "spark-submit"
+    need(f"spark-submit ({submit}; pyspark from PyPI has it)", submit.exists())
+    write_warc(tmp_path / "r.warc.gz", [
+        ("https://a.example/robots.txt", 200, [("Content-Type", "text/plain")], b"User-agent: *\nDisallow: /p\n"),
+    ])
+    (tmp_path / "urls.txt").write_text("https://a.example/p/1\nhttps://a.example/q\n")
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
+    run = subprocess.run(
+        [str(submit), "--master", "local[1]", robots.spark.__file__, "check", "--robots-warc",
+         str(tmp_path / "r.warc.gz"), "--urls", str(tmp_path / "urls.txt"), "--agent", "Bot",
+         "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    rows = [json.loads(line) for part in (tmp_path / "out").glob("part-*") for line in part.read_text().splitlines()]
+    assert sorted((r["url"], r["allowed"]) for r in rows) == [("https://a.example/p/1", False),
+                                                              ("https://a.example/q", True)]
+    # The master spark-submit was given ran the job, not local mode's default.
+    assert "robots.spark: master local[1]" in run.stdout + run.stderr

@@ -17,8 +17,9 @@ redirect leads to a URL not captured, gets ``allowed`` null and reason
 Partitioning: captures and URLs are both keyed by origin (``scheme://host[:port]``)
 and co-grouped, so each origin's robots.txt is parsed once, in the task that checks all
 of that origin's URLs. Runs in local mode by default and
-unchanged on a cluster (``--master``, or ``spark-submit -m robots.spark``); WARC paths
-must then be readable by every executor.
+unchanged on a cluster (``--master``, or ``spark-submit --master URL
+$(python -c 'import robots.spark as s; print(s.__file__)') check ...``); WARC paths must
+then be readable by every executor.
 
 For your own jobs: ``read_robots_warcs(spark, paths)`` gives the captures as a
 DataFrame (``url``, ``date``, ``status``, ``location``, ``body``) and
@@ -32,7 +33,8 @@ import sys
 from typing import Iterable, Iterator, Optional, Sequence
 from urllib.parse import urljoin, urlsplit
 
-from . import Agent, from_response
+# Absolute, so that `spark-submit .../robots/spark.py` runs this file as a script too.
+from robots import Agent, from_response
 
 #: RFC 9309 §2.3.1.2: crawlers SHOULD follow at least five consecutive redirects.
 MAX_REDIRECTS = 5
@@ -244,12 +246,16 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
     builder = SparkSession.builder.appName("robots.spark check")
     if args.master:
         builder = builder.master(args.master)
-    elif "spark.master" not in builder._options:  # noqa: SLF001 - spark-submit sets it
-        from pyspark import SparkConf
+    else:
+        from pyspark import SparkConf, SparkContext
 
+        # Under spark-submit the JVM already holds the master it was given; only a
+        # plain `python -m robots.spark` gets local mode.
+        SparkContext._ensure_initialized()  # noqa: SLF001 - starts or joins the JVM
         if not SparkConf().contains("spark.master"):
             builder = builder.master("local[*]")
     spark = builder.getOrCreate()
+    print(f"robots.spark: master {spark.sparkContext.master}", file=sys.stderr)
     try:
         captures = read_robots_warcs(spark, args.robots_warc)
         urls = spark.read.text(args.urls).withColumnRenamed("value", "url")
