@@ -81,7 +81,7 @@ pub fn body_bytes(body: &Bound<'_, PyAny>) -> PyResult<Box<[u8]>> {
     } else if let Ok(b) = body.downcast::<PyByteArray>() {
         Ok(b.to_vec().into())
     } else if let Ok(s) = body.downcast::<PyString>() {
-        Ok(s.to_cow()?.as_bytes().into())
+        Ok(utf8(s)?.as_bytes().into())
     } else {
         Err(PyTypeError::new_err(format!(
             "the robots.txt body must be bytes or str, not {}",
@@ -151,11 +151,27 @@ impl Url<'_> {
     }
 }
 
+/// The UTF-8 octets of `text`. A `str` may hold lone surrogates, which UTF-8 cannot
+/// encode: those from `surrogateescape` decoding are the octets they stood for, any
+/// other is written as its three octets (`surrogatepass`), so that no text raises.
+fn utf8<'py>(text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyBytes>> {
+    text.encode_utf8().or_else(|_| {
+        ["surrogateescape", "surrogatepass"]
+            .iter()
+            .find_map(|errors| {
+                text.call_method1("encode", ("utf-8", *errors))
+                    .ok()
+                    .and_then(|b| b.downcast_into::<PyBytes>().ok())
+            })
+            .map_or_else(|| text.encode_utf8(), Ok)
+    })
+}
+
 /// `url` as a `str`, or a `TypeError` naming what it was.
 fn url_arg<'py>(url: &Bound<'py, PyAny>) -> PyResult<Url<'py>> {
     match url.downcast::<PyString>() {
         Ok(text) => Ok(Url {
-            utf8: text.encode_utf8()?,
+            utf8: utf8(text)?,
             text: text.clone(),
         }),
         Err(_) => Err(PyTypeError::new_err(format!(

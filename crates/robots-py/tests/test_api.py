@@ -239,3 +239,14 @@ def test_pickle_round_trip():
         assert back.crawl_delay("ExampleBot") == r.crawl_delay("ExampleBot")
     late = b"# " + b"x" * 600_000 + b"\nUser-agent: *\nDisallow: /late\n"
     assert not pickle.loads(pickle.dumps(robots.Robots(late, max_bytes=700_000))).allowed("Bot", "/late")
+
+
+def test_str_with_lone_surrogates_does_not_raise():
+    # Text decoded with surrogateescape stands for the octets it was decoded from.
+    body = b"User-agent: *\nDisallow: /caf\xe9\n".decode("utf-8", "surrogateescape")
+    r = robots.Robots(body)
+    assert r.check("Bot", "/caf%E9").pattern == "/caf\\xE9"
+    assert not r.check("Bot", "/caf\udce9").allowed
+    # Any other lone surrogate is checked too, never raised on.
+    assert robots.Robots("User-agent: *\nDisallow: /\ud800\n").check("Bot", "/\ud800").allowed is False
+    assert r.check_many("Bot", ["/\ud800", "/caf\udce9"]) == [True, False]
