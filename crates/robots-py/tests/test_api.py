@@ -3,7 +3,9 @@ fetch-status rules of from_response (RFC 9309 §2.3.1)."""
 
 import json
 import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
@@ -250,3 +252,35 @@ def test_str_with_lone_surrogates_does_not_raise():
     # Any other lone surrogate is checked too, never raised on.
     assert robots.Robots("User-agent: *\nDisallow: /\ud800\n").check("Bot", "/\ud800").allowed is False
     assert r.check_many("Bot", ["/\ud800", "/caf\udce9"]) == [True, False]
+
+
+def test_parsing_and_check_many_release_the_gil():
+    # While another thread parses (or checks) inside Rust, this thread runs Python: it
+    # could not if the GIL were held for the call. Past the first 10 ms (switch
+    # intervals of 1 ms) a call holding the GIL lets no iteration of this loop in.
+    body = b"User-agent: *\n" + b"".join(b"Disallow: /p%d/*/x$\n" % i for i in range(700_000))
+    urls = [f"/p{i}/a/x" for i in range(600_000)] * 3
+    r = robots.Robots(b"User-agent: *\nDisallow: /p1*\n")
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    try:
+        for work in [lambda: robots.Robots(body, max_bytes=robots.MAX_PARSE_LIMIT),
+                     lambda: r.check_many("Bot", urls)]:
+            span = []
+
+            def run():
+                span.append(time.perf_counter())
+                work()
+                span.append(time.perf_counter())
+
+            seen = []
+            t = threading.Thread(target=run)
+            t.start()
+            while t.is_alive():
+                seen.append(time.perf_counter())
+            t.join()
+            start, end = span
+            inside = [s for s in seen if start + 0.01 < s < end - 0.002]
+            assert end - start > 0.03 and len(inside) > 0, (end - start, len(seen))
+    finally:
+        sys.setswitchinterval(interval)
