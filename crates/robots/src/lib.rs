@@ -145,8 +145,9 @@
 //!   §2.2.2) and is reported as [`Code::NotUtf8`].
 //! - What a fetch status means (4xx: allow all; 5xx or no answer: disallow all, RFC 9309
 //!   §2.3.1), which texting_robots leaves to the caller, is the `robots-fetch` crate's
-//!   job; without it, parse an empty body for "allow all" and use
-//!   [`Profile::always_allows`] for "disallow all".
+//!   job; without it, [`Availability::of_status`] classifies a final status, then
+//!   parse an empty body for "allow all" and use [`Profile::always_allows`] for
+//!   "disallow all".
 //!
 //! ```
 //! use robots::{Agent, Code, Profile, Robots};
@@ -249,6 +250,7 @@
 mod across_query;
 mod advice;
 mod agent;
+mod availability;
 mod behaviour;
 mod check;
 mod diagnostic;
@@ -279,6 +281,7 @@ mod value_scan;
 mod verdict;
 
 pub use agent::Agent;
+pub use availability::Availability;
 pub use behaviour::Profile;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use directive::Directive;
