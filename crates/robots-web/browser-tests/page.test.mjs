@@ -389,6 +389,28 @@ test('typing URLs or a name against a large file does not parse and redraw the f
   await context.close();
 });
 
+test('while the engine loads, the page shows the example and says it is loading', async () => {
+  const { context, page } = await openPage(browser, null);
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route(new URL('/pkg/robots_web_bg.wasm', server.url).href, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.querySelector('#results-empty').textContent !== '');
+  assert.equal(await page.textContent('#results-empty'), 'Loading the engine…');
+  assert.match(await page.inputValue('#robots'), /User-agent: \*/);
+  assert.match(await page.inputValue('#urls'), /\/news\/today/);
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined);
+  release();
+  await page.waitForFunction(() => document.body.dataset.ready);
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true');
+  assert.notEqual(await page.textContent('#results-empty'), 'Loading the engine…');
+  assert.ok((await rows(page)).length > 0);
+  await context.close();
+});
+
 test('when the engine cannot load, the page says so instead of doing nothing', async () => {
   for (const blocked of ['/pkg/robots_web.js', '/pkg/robots_web_bg.wasm']) {
     const { context, page } = await openPage(browser, null);

@@ -290,6 +290,10 @@ function wire() {
 }
 
 async function main() {
+  // Until the engine has loaded (a first visit fetches its WebAssembly), the page shows
+  // the example it will check and says that it is loading, rather than standing blank.
+  if (!location.hash) applyState(EXAMPLE);
+  ui.empty.textContent = 'Loading the engine…';
   // Imported here, not above, so that a glue that fails to load is reported below like
   // a module that fails to compile, instead of leaving a page that silently does nothing.
   const engine = await import('/pkg/robots_web.js');
