@@ -7,13 +7,9 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use robots::{Agent, Robots};
 
-use crate::index::{CaptureVerdict, Index, FIRST_OBSERVED};
+use crate::index::{CaptureVerdict, Index, FIRST_OBSERVED, LOOK_AHEAD_SECS};
 use crate::time::Timestamp;
 use crate::Error;
-
-/// How long after a capture a robots.txt capture may come and still govern it: wget,
-/// for one, fetches the start page before robots.txt.
-pub const LOOK_AHEAD_SECS: i64 = 24 * 3600;
 
 /// How much older than a capture a readable robots.txt capture may be and still stand in
 /// for an unreachable (5xx) one: DESIGN.md's fetcher keeps its cached copy for the first

@@ -18,8 +18,9 @@ use crate::Error;
 /// Most lines one CDX query returns unless it asks for fewer.
 pub const DEFAULT_LIMIT: u32 = 10_000;
 
-/// The query parameters `/cdx` supports.
-pub const PARAMETERS: [&str; 6] = ["url", "matchType", "from", "to", "limit", "output"];
+/// The query parameters `/cdx` supports (kept beside the error that names them, so that
+/// `error` imports nothing of the modules that use it).
+pub(crate) use crate::error::CDX_PARAMETERS as PARAMETERS;
 
 /// Which captures a query's URL selects, as pywb's `matchType` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,24 +1,32 @@
-//! Ingest: seal a WARC file into the store and index its captures (`response` and
-//! `revisit` records) in one streaming pass, then let `revisit` find the originals of
-//! revisits and `assess` work out verdicts and embargo ends.
+//! Ingest: the pipeline a WARC file goes through, read → capture → index → assess, with
+//! the file sealed into the store first; this module drives it and no other imports it.
+//!
+//! 1. `store` seals the file (a copy under its SHA-1, renamed into place when whole).
+//! 2. `warc` reads the sealed copy record by record and `capture` reads each record as
+//!    a capture (a response's head, computed digest and robots.txt body, or a revisit).
+//! 3. `index` inserts each capture's row, in one transaction per batch of records.
+//! 4. `revisit` finds the originals of revisits; `assess` works out verdicts and
+//!    embargo ends of what is pending; `recovery` marks captures the public files show
+//!    were published by a release an older index knew of.
+//!
+//! Every SQL statement these steps run lives in `index`.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
+use robots::Agent;
 use rusqlite::params;
 
-use crate::digest::{Check, PayloadHasher};
-use crate::http::{dechunk, decode_content, ResponseHead};
+use crate::assess;
+use crate::capture::{capture_time, read_capture, target_uri, Capture, RobotsBody};
+use crate::digest::Check;
 use crate::incoming::Leftovers;
+use crate::index::captures::{index_response, index_revisit, upgrade_response, Indexed, Place};
 use crate::index::Index;
-use crate::indexing::{
-    index_response, index_revisit, upgrade_response, Indexed, Place, Response, RobotsBody,
-};
-use crate::revisit::{self, RevisitRecord};
+use crate::recovery;
+use crate::revisit;
 use crate::store::Store;
-use crate::time::Timestamp;
-use crate::url::{is_robots_txt, Origin};
-use crate::warc::{Fields, Reader};
+use crate::warc::Reader;
 use crate::Error;
 
 /// How many records go into one index transaction: enough to make commits cheap,
@@ -74,12 +82,6 @@ pub struct IngestReport {
     pub removed_leftovers: Leftovers,
 }
 
-/// What pass one keeps of a capture's record.
-enum Capture {
-    Response(Response),
-    Revisit(RevisitRecord),
-}
-
 /// Why a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
@@ -90,7 +92,29 @@ enum Pass {
     Upgrade,
 }
 
-pub(crate) fn ingest_file(
+/// Runs the whole pipeline for one file (see the module docs). Assessment also finishes
+/// what an interrupted ingest left pending, and runs, as recovery does, even when reading
+/// the file failed part way: what a damaged file held before the damage is kept.
+pub(crate) fn ingest(
+    index: &mut Index,
+    store: &Store,
+    agent: &Agent,
+    archive_dir: &Path,
+    source: &Path,
+    progress: &mut dyn FnMut(u64),
+) -> Result<IngestReport, Error> {
+    let report = ingest_file(index, store, source, progress);
+    let assessed = assess::assess_pending(index, agent);
+    // Captures an earlier release published, which a rebuilt index learnt of from the
+    // public files, are marked as such once indexed (of a damaged file too).
+    let recovered = recovery::recover(index, archive_dir);
+    let report = report?;
+    assessed?;
+    recovered?;
+    Ok(report)
+}
+
+fn ingest_file(
     index: &mut Index,
     store: &Store,
     source: &Path,
@@ -298,95 +322,4 @@ fn read_file(
             return Ok(());
         }
     }
-}
-
-fn record_type(fields: &Fields) -> &str {
-    fields.get("WARC-Type").unwrap_or_default()
-}
-
-/// The target URI, without the angle brackets WARC 1.1's grammar once showed.
-pub(crate) fn target_uri(fields: &Fields) -> Option<String> {
-    uri_field(fields, "WARC-Target-URI")
-}
-
-/// A URI-valued field (`WARC-Target-URI`, `WARC-Refers-To-Target-URI`) holding an
-/// http(s) URL, without angle brackets.
-pub(crate) fn uri_field(fields: &Fields, name: &str) -> Option<String> {
-    let uri = fields.get(name)?.trim();
-    let uri = uri
-        .strip_prefix('<')
-        .and_then(|u| u.strip_suffix('>'))
-        .unwrap_or(uri);
-    Origin::of(uri).map(|_| uri.to_owned())
-}
-
-fn capture_time(fields: &Fields) -> Option<Timestamp> {
-    Timestamp::parse_rfc3339(fields.get("WARC-Date")?).ok()
-}
-
-/// The visitor for pass one: reads a response or revisit record of an http(s) URL;
-/// `None` for other records.
-fn read_capture(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Capture>> {
-    if target_uri(fields).is_none() {
-        return Ok(None);
-    }
-    let kind = record_type(fields);
-    if kind.eq_ignore_ascii_case("response") {
-        Ok(read_response(fields, block)?.map(Capture::Response))
-    } else if kind.eq_ignore_ascii_case("revisit") {
-        Ok(RevisitRecord::read(fields, block)?.map(Capture::Revisit))
-    } else {
-        Ok(None)
-    }
-}
-
-/// Parses the HTTP head of a response record, digests the payload (checking the digest
-/// the record declares, if any) and keeps a robots.txt body.
-pub(crate) fn read_response(
-    fields: &Fields,
-    block: &mut dyn BufRead,
-) -> io::Result<Option<Response>> {
-    let Some(head) = ResponseHead::read(block)? else {
-        return Ok(None);
-    };
-    let is_robots = target_uri(fields).is_some_and(|u| is_robots_txt(&u));
-    let mut hasher = PayloadHasher::new(fields.get("WARC-Payload-Digest"));
-    let robots_body = if is_robots {
-        let limit = robots::MIN_PARSE_LIMIT;
-        // Chunk framing takes a little room, so read a margin past the limit.
-        let mut raw = Vec::new();
-        block.take(limit as u64 * 2).read_to_end(&mut raw)?;
-        hasher.update(&raw);
-        let body = if head.is_chunked() {
-            dechunk(&raw)
-        } else {
-            raw
-        };
-        // Crawlers record the body as the server sent it, often gzipped.
-        Some(match decode_content(&head, body, limit) {
-            Some(mut body) => {
-                body.truncate(limit);
-                RobotsBody::Read(body)
-            }
-            None => RobotsBody::Unreadable,
-        })
-    } else {
-        None
-    };
-    loop {
-        let buf = block.fill_buf()?;
-        if buf.is_empty() {
-            break;
-        }
-        hasher.update(buf);
-        let n = buf.len();
-        block.consume(n);
-    }
-    let (digest, check) = hasher.finish();
-    Ok(Some(Response {
-        head,
-        digest,
-        check,
-        robots_body,
-    }))
 }

@@ -19,8 +19,8 @@ use std::path::Path;
 
 use rusqlite::{params, OptionalExtension, Transaction};
 
+use crate::capture::{read_response, target_uri, uri_field};
 use crate::index::Index;
-use crate::ingest::{read_response, target_uri, uri_field};
 use crate::release::PUBLIC_DIR;
 use crate::store::io_error;
 use crate::time::Timestamp;

@@ -3,141 +3,16 @@
 //! Heritrix, warcprox, Browsertrix) write instead of storing the payload again. Here they
 //! are read, their originals found, and replayed with their original's payload.
 
-use std::io::{self, BufRead};
-
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use crate::assess::LOOK_AHEAD_SECS;
-use crate::digest::{Check, Declared, Digest, PayloadHasher};
+use crate::capture::RevisitProfile;
+use crate::digest::{Check, PayloadHasher};
 use crate::http::ResponseHead;
-use crate::index::{select, Index};
-use crate::indexing::exec;
-use crate::ingest::uri_field;
+use crate::index::captures::exec;
+use crate::index::{select, Index, LOOK_AHEAD_SECS};
 use crate::store::Store;
-use crate::time::Timestamp;
 use crate::url::is_robots_txt;
-use crate::warc::Fields;
 use crate::Error;
-
-/// What an indexed revisit record is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Revisit {
-    pub profile: RevisitProfile,
-    /// The index row of the response whose payload it repeats; `None` while that
-    /// response is not in the archive.
-    pub original: Option<i64>,
-}
-
-/// The revisit profiles of WARC 1.0 and 1.1 (§6.7) the archive indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RevisitProfile {
-    /// The crawler fetched the payload and found it identical to an earlier one.
-    IdenticalPayloadDigest,
-    /// The server answered a conditional request with 304 Not Modified.
-    ServerNotModified,
-}
-
-impl RevisitProfile {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RevisitProfile::IdenticalPayloadDigest => "identical-payload-digest",
-            RevisitProfile::ServerNotModified => "server-not-modified",
-        }
-    }
-
-    /// The profile a `WARC-Profile` URI names: `http://netpreserve.org/warc/<version>/
-    /// revisit/<name>` of any version (1.0 and 1.1 name the same two), by either scheme.
-    pub fn from_uri(uri: &str) -> Option<RevisitProfile> {
-        let rest = uri.trim();
-        let rest = rest
-            .strip_prefix("http://")
-            .or_else(|| rest.strip_prefix("https://"))?;
-        let (version, name) = rest
-            .strip_prefix("netpreserve.org/warc/")?
-            .split_once("/revisit/")?;
-        if version.is_empty() || version.contains('/') {
-            return None;
-        }
-        Self::parse(name)
-    }
-
-    pub(crate) fn parse(name: &str) -> Option<RevisitProfile> {
-        match name {
-            "identical-payload-digest" => Some(RevisitProfile::IdenticalPayloadDigest),
-            "server-not-modified" => Some(RevisitProfile::ServerNotModified),
-            _ => None,
-        }
-    }
-}
-
-/// The MIME type the index and CDX give a revisit, as pywb and OpenWayback do: the
-/// record holds no payload of its own, which is what a CDX reader needs to know.
-pub(crate) const MIME: &str = "warc/revisit";
-
-/// What ingest keeps of a revisit record.
-#[derive(Debug, Clone)]
-pub(crate) struct RevisitRecord {
-    pub profile: RevisitProfile,
-    /// The HTTP response head it holds (a revisit's block usually is one: the response
-    /// at its own time, with the payload left out).
-    pub head: Option<ResponseHead>,
-    /// Its `WARC-Payload-Digest`, when in a form the archive reads (SHA-1 or SHA-256).
-    pub declared: Option<Digest>,
-    /// `WARC-Refers-To`: the original's WARC-Record-ID.
-    pub refers_to: Option<String>,
-    /// `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`: the original's URL and time.
-    pub refers_to_url: Option<String>,
-    pub refers_to_date: Option<Timestamp>,
-}
-
-impl RevisitRecord {
-    /// Reads a revisit record of one of the two profiles; `None` for another profile
-    /// (this archive's own tombstones among them: they stand for no capture of their own).
-    pub(crate) fn read(
-        fields: &Fields,
-        block: &mut dyn BufRead,
-    ) -> io::Result<Option<RevisitRecord>> {
-        let Some(profile) = fields
-            .get("WARC-Profile")
-            .and_then(RevisitProfile::from_uri)
-        else {
-            return Ok(None);
-        };
-        Ok(Some(RevisitRecord {
-            profile,
-            head: ResponseHead::read(block)?,
-            declared: fields
-                .get("WARC-Payload-Digest")
-                .map(Declared::parse)
-                .and_then(|d| d.known().cloned()),
-            refers_to: fields.get("WARC-Refers-To").map(|v| v.trim().to_owned()),
-            refers_to_url: uri_field(fields, "WARC-Refers-To-Target-URI"),
-            refers_to_date: fields
-                .get("WARC-Refers-To-Date")
-                .and_then(|d| Timestamp::parse_rfc3339(d).ok()),
-        }))
-    }
-
-    /// Records what the revisit in index row `id` names as its original.
-    pub(crate) fn insert(&self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
-        exec(
-            tx,
-            "INSERT OR IGNORE INTO revisits (record, profile, refers_to, refers_to_url,
-                 refers_to_date, declared, has_head)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                id,
-                self.profile.as_str(),
-                self.refers_to,
-                self.refers_to_url,
-                self.refers_to_date.map(Timestamp::unix),
-                self.declared.as_ref().map(Digest::as_header),
-                self.head.is_some(),
-            ],
-        )?;
-        Ok(())
-    }
-}
 
 /// An indexed revisit whose original is not known yet.
 struct Unresolved {

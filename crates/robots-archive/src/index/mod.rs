@@ -5,11 +5,13 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use crate::capture::RevisitProfile;
 use crate::digest::Digest;
-use crate::revisit::{Revisit, RevisitProfile};
 use crate::time::Timestamp;
 use crate::url::surt;
 use crate::Error;
+
+pub(crate) mod captures;
 
 /// The index file inside an archive directory.
 pub const INDEX_FILE: &str = "index.sqlite3";
@@ -125,6 +127,19 @@ const DUE_INDEX: &str = "
 CREATE INDEX IF NOT EXISTS records_due ON records(embargo_until, id)
     WHERE release_batch IS NULL AND embargo_until IS NOT NULL AND held IS NULL;
 ";
+
+/// How long after a capture a robots.txt capture may come and still govern it: wget,
+/// for one, fetches the start page before robots.txt.
+pub(crate) const LOOK_AHEAD_SECS: i64 = 24 * 3600;
+
+/// What an indexed revisit record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revisit {
+    pub profile: RevisitProfile,
+    /// The index row of the response whose payload it repeats; `None` while that
+    /// response is not in the archive.
+    pub original: Option<i64>,
+}
 
 /// The first observation of a representation: the earliest capture of URL `?1` with
 /// payload digest `?2`. DESIGN: an embargo runs from when the content was first
