@@ -15,14 +15,14 @@ use std::io::BufReader;
 use std::path::Path;
 
 use robots::Agent;
-use rusqlite::params;
 
 use crate::assess;
 use crate::capture::{capture_time, read_capture, target_uri, Capture, RobotsBody};
 use crate::digest::Check;
 use crate::incoming::Leftovers;
 use crate::index::captures::{index_response, index_revisit, upgrade_response, Indexed, Place};
-use crate::index::Index;
+use crate::index::revisits;
+use crate::index::{assessment, files, Index};
 use crate::recovery;
 use crate::revisit;
 use crate::store::Store;
@@ -124,14 +124,7 @@ fn ingest_file(
     // file) may be what this copy needs.
     let removed_leftovers = store.remove_abandoned()?;
     let sealed = store.seal(source, progress)?;
-    let known: Option<(i64, bool)> = index
-        .conn
-        .query_row(
-            "SELECT id, complete FROM files WHERE sha1 = ?1",
-            [&sealed.sha1],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .ok();
+    let known = files::by_sha1(index, &sealed.sha1)?;
     let mut report = IngestReport {
         stored_as: sealed.name.clone(),
         bytes: sealed.size,
@@ -145,18 +138,13 @@ fn ingest_file(
         }
         // Interrupted before: index again; rows already there are kept as they are.
         Some((id, false)) => id,
-        None => {
-            index.conn.execute(
-                "INSERT INTO files (name, sha1, source, size) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    sealed.name,
-                    sealed.sha1,
-                    source.display().to_string(),
-                    sealed.size
-                ],
-            )?;
-            index.conn.last_insert_rowid()
-        }
+        None => files::add(
+            index,
+            &sealed.name,
+            &sealed.sha1,
+            &source.display().to_string(),
+            sealed.size,
+        )?,
     };
     let read = read_file(
         index,
@@ -166,14 +154,12 @@ fn ingest_file(
         &mut report,
         progress,
     );
-    if read.is_err() && known.is_none() && !refers_to(index, file_id)? {
+    if read.is_err() && known.is_none() && !files::has_records(index, file_id)? {
         // Nothing of the file was indexed (it is not a WARC file, or it is damaged before
         // its first new capture): the failed ingest leaves the index and the store as it
         // found them, rather than a sealed file no record points at. One that was in the
         // store before stays (`unseal` knows): an earlier ingest may have indexed it.
-        index
-            .conn
-            .execute("DELETE FROM files WHERE id = ?1", [file_id])?;
+        files::remove(index, file_id)?;
         store.unseal(&sealed)?;
     }
     // The revisits read before any damage are kept too, so they are resolved either way;
@@ -191,20 +177,9 @@ fn ingest_file(
         },
         other => other,
     })?;
-    report.revisits_without_original = revisit::unresolved_in(index, file_id)?;
-    index
-        .conn
-        .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
+    report.revisits_without_original = revisits::unresolved_in(index, file_id)?;
+    files::mark_complete(index, file_id)?;
     Ok(report)
-}
-
-/// Whether any index row points into file `file_id`.
-fn refers_to(index: &Index, file_id: i64) -> Result<bool, Error> {
-    Ok(index.conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM records WHERE file_id = ?1)",
-        [file_id],
-        |r| r.get(0),
-    )?)
 }
 
 /// Reads every stored file again for an index of a layout before 3: each indexed
@@ -213,12 +188,7 @@ fn refers_to(index: &Index, file_id: i64) -> Result<bool, Error> {
 /// unreleased capture is assessed again. A file damaged part way is read up to the
 /// damage, as its ingest was.
 pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Error> {
-    let files: Vec<(i64, String)> = index
-        .conn
-        .prepare("SELECT id, name FROM files ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, name) in files {
+    for (id, name) in files::all(index)? {
         let mut report = IngestReport::default();
         match read_file(
             index,
@@ -233,10 +203,7 @@ pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Erro
         }
     }
     revisit::resolve_pending(index, store)?;
-    index.conn.execute(
-        "UPDATE records SET pending = 1 WHERE release_batch IS NULL",
-        [],
-    )?;
+    assessment::reassess_unreleased(index)?;
     Ok(())
 }
 
@@ -255,7 +222,7 @@ fn read_file(
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
     let mut last_pos = 0;
     loop {
-        let tx = index.conn.transaction()?;
+        let tx = index.begin()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
             let record = match reader.next(read_capture) {

@@ -11,7 +11,19 @@ use crate::time::Timestamp;
 use crate::url::surt;
 use crate::Error;
 
+pub(crate) mod assessment;
 pub(crate) mod captures;
+pub(crate) mod files;
+pub(crate) mod listing;
+pub(crate) mod published;
+pub(crate) mod releases;
+pub(crate) mod revisits;
+pub(crate) mod status;
+
+/// A write transaction on the index: the steps of the pipeline that change several rows
+/// together (a batch of records, a batch of assessments, a release plan) run in one, and
+/// hand it to this module's functions, which hold every statement.
+pub(crate) type Tx<'a> = rusqlite::Transaction<'a>;
 
 /// The index file inside an archive directory.
 pub const INDEX_FILE: &str = "index.sqlite3";
@@ -144,8 +156,20 @@ pub struct Revisit {
 /// The first observation of a representation: the earliest capture of URL `?1` with
 /// payload digest `?2`. DESIGN: an embargo runs from when the content was first
 /// observed, so a page whose content changes is observed anew.
-pub(crate) const FIRST_OBSERVED: &str =
-    "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
+const FIRST_OBSERVED: &str = "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
+
+/// When the content with payload `digest` was first observed at `url` ([`FIRST_OBSERVED`]);
+/// `None` if no capture holds it.
+pub(crate) fn first_observed(
+    conn: &Connection,
+    url: &str,
+    digest: &str,
+) -> Result<Option<Timestamp>, Error> {
+    let at: Option<i64> = conn
+        .prepare_cached(FIRST_OBSERVED)?
+        .query_row(params![url, digest], |r| r.get(0))?;
+    Ok(at.map(Timestamp::from_unix))
+}
 
 /// What the `digest` column holds for a revisit whose content is not known (it declares
 /// no digest and its original is not in the archive): a key of its own, so that it is
@@ -514,6 +538,11 @@ impl Index {
         })
     }
 
+    /// Begins a write transaction (see [`Tx`]).
+    pub(crate) fn begin(&mut self) -> Result<Tx<'_>, Error> {
+        Ok(self.conn.transaction()?)
+    }
+
     /// Records that the index is in this version's layout, once the stored files have
     /// been read again.
     pub(crate) fn finish_upgrade(&mut self) -> Result<(), Error> {
@@ -568,7 +597,7 @@ impl Index {
         Ok(self.select("WHERE r.id = ?1", [id])?.pop())
     }
 
-    pub(crate) fn select(
+    pub(super) fn select(
         &self,
         clause: &str,
         params: impl rusqlite::Params,
@@ -577,9 +606,14 @@ impl Index {
     }
 }
 
+/// The capture in index row `id`, read through `conn` (a transaction, too).
+pub(crate) fn entry_in(conn: &Connection, id: i64) -> Result<Option<Entry>, Error> {
+    Ok(select(conn, "WHERE r.id = ?1", [id])?.pop())
+}
+
 /// The entries `clause` (`WHERE …`, `ORDER BY …` on `records r`) selects, read through
 /// `conn` (a transaction, too).
-pub(crate) fn select(
+fn select(
     conn: &Connection,
     clause: &str,
     params: impl rusqlite::Params,
