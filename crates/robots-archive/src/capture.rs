@@ -144,6 +144,7 @@ pub(crate) fn uri_field(fields: &Fields, name: &str) -> Option<String> {
     Origin::of(uri).map(|_| uri.to_owned())
 }
 
+/// The capture time a record's `WARC-Date` gives, if it is a valid W3C-DTF instant.
 pub(crate) fn capture_time(fields: &Fields) -> Option<Timestamp> {
     Timestamp::parse_rfc3339(fields.get("WARC-Date")?).ok()
 }

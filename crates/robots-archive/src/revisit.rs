@@ -1,7 +1,8 @@
 //! Revisit records (WARC 1.1 §6.7): a capture of a URL at its own time whose payload is
 //! that of an earlier record, which deduplicating crawlers (wget `--warc-dedup`,
-//! Heritrix, warcprox, Browsertrix) write instead of storing the payload again. Here they
-//! are read, their originals found, and replayed with their original's payload.
+//! Heritrix, warcprox, Browsertrix) write instead of storing the payload again. Here their
+//! originals are found; `capture` reads them, and `disclosure` replays their originals'
+//! payloads.
 
 use crate::capture::RevisitProfile;
 use crate::digest::{Check, PayloadHasher};

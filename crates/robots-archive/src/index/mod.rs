@@ -1,5 +1,11 @@
 //! The archive's index in SQLite: one row per captured response with its verdict and
 //! embargo end, the robots.txt captures, files and releases.
+//!
+//! Every SQL statement of the crate is in this module and its submodules, one for each
+//! step that reads or writes the index (`captures` for ingest's rows, `revisits`,
+//! `assessment`, `releases`, `published` for recovery, `status`, `listing` for `/cdx`,
+//! `files` for the sealed store): the other modules call typed functions and hold no
+//! SQL, so a change of schema is a change here.
 
 use std::path::Path;
 
