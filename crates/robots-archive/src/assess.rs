@@ -3,17 +3,12 @@
 
 use std::collections::{hash_map, HashMap};
 
-use rusqlite::{params, OptionalExtension, Transaction};
-
 use robots::{Agent, Robots};
 
-use crate::index::{CaptureVerdict, Index, FIRST_OBSERVED};
+use crate::index::assessment::{self, governing, Assessment, Pending, RobotsCapture};
+use crate::index::{first_observed, CaptureVerdict, Index, Tx};
 use crate::time::Timestamp;
 use crate::Error;
-
-/// How long after a capture a robots.txt capture may come and still govern it: wget,
-/// for one, fetches the start page before robots.txt.
-pub const LOOK_AHEAD_SECS: i64 = 24 * 3600;
 
 /// How much older than a capture a readable robots.txt capture may be and still stand in
 /// for an unreachable (5xx) one: DESIGN.md's fetcher keeps its cached copy for the first
@@ -29,65 +24,20 @@ const BATCH: usize = 1000;
 /// spares re-parsing without letting memory grow with the archive.
 const CACHE_LIMIT: usize = 256;
 
-/// What assessing decided for one capture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Assessment {
-    pub robots_record: Option<i64>,
-    pub verdict: CaptureVerdict,
-    pub embargo_days: Option<u32>,
-    pub embargo_until: Option<Timestamp>,
-}
-
-struct Pending {
-    id: i64,
-    url: String,
-    digest: String,
-    origin: String,
-    captured: Timestamp,
-    last_modified: Option<String>,
-}
-
 /// Assesses every capture marked pending (new ones, and those whose robots.txt or the
 /// first observation of whose content changed). Returns how many were assessed.
 pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Error> {
     let mut cache: HashMap<i64, Robots> = HashMap::new();
     let mut total = 0;
     loop {
-        let tx = index.conn.transaction()?;
-        let batch: Vec<Pending> = {
-            let mut stmt = tx.prepare_cached(
-                "SELECT id, url, digest, origin, captured, last_modified FROM records
-                 WHERE pending = 1 ORDER BY id LIMIT ?1",
-            )?;
-            let rows = stmt.query_map([BATCH as i64], |r| {
-                Ok(Pending {
-                    id: r.get(0)?,
-                    url: r.get(1)?,
-                    digest: r.get(2)?,
-                    origin: r.get(3)?,
-                    captured: Timestamp::from_unix(r.get(4)?),
-                    last_modified: r.get(5)?,
-                })
-            })?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let tx = index.begin()?;
+        let batch = assessment::pending(&tx, BATCH)?;
         if batch.is_empty() {
             return Ok(total);
         }
         for record in &batch {
             let a = assess(&tx, agent, record, &mut cache)?;
-            tx.prepare_cached(
-                "UPDATE records SET robots_record = ?2, verdict = ?3, embargo_days = ?4,
-                     embargo_until = ?5, pending = 0
-                 WHERE id = ?1",
-            )?
-            .execute(params![
-                record.id,
-                a.robots_record,
-                a.verdict.as_str(),
-                a.embargo_days,
-                a.embargo_until.map(Timestamp::unix),
-            ])?;
+            assessment::record(&tx, record.id, &a)?;
         }
         tx.commit()?;
         total += batch.len() as u64;
@@ -95,7 +45,7 @@ pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Er
 }
 
 fn assess(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     agent: &Agent,
     record: &Pending,
     cache: &mut HashMap<i64, Robots>,
@@ -135,10 +85,7 @@ fn assess(
     let robots = match cache.entry(robots_id) {
         hash_map::Entry::Occupied(e) => e.into_mut(),
         hash_map::Entry::Vacant(e) => {
-            let body: Vec<u8> = tx
-                .prepare_cached("SELECT body FROM robots_txt WHERE record = ?1")?
-                .query_row([robots_id], |r| r.get(0))?;
-            e.insert(Robots::parse(&body))
+            e.insert(Robots::parse(&assessment::robots_body(tx, robots_id)?))
         }
     };
     let verdict = robots.check(agent, &record.url);
@@ -148,12 +95,11 @@ fn assess(
     let Some(embargo) = verdict.embargo() else {
         return Ok(released_now);
     };
-    let first_seen: i64 = tx
-        .prepare_cached(FIRST_OBSERVED)?
-        .query_row(params![record.url, record.digest], |r| r.get(0))?;
+    // The capture itself holds its content, so there is a first observation.
+    let first_seen = first_observed(tx, &record.url, &record.digest)?.unwrap_or(record.captured);
     let end = embargo.end(
         record.last_modified.as_deref(),
-        Timestamp::from_unix(first_seen).into(),
+        first_seen.into(),
         record.captured.into(),
     );
     Ok(Assessment {
@@ -164,76 +110,16 @@ fn assess(
     })
 }
 
-/// A robots.txt capture as `governing` and `cached_copy` find it.
-struct RobotsCapture {
-    record: i64,
-    captured: i64,
-    status: u16,
-}
-
-fn robots_capture(r: &rusqlite::Row<'_>) -> rusqlite::Result<RobotsCapture> {
-    Ok(RobotsCapture {
-        record: r.get(0)?,
-        captured: r.get(1)?,
-        status: r.get(2)?,
-    })
-}
-
-/// The robots.txt capture nearest in time: the latest at or before the capture, else
-/// the earliest within [`LOOK_AHEAD_SECS`] after it.
-fn governing(
-    tx: &Transaction<'_>,
-    origin: &str,
-    captured: Timestamp,
-) -> Result<Option<RobotsCapture>, Error> {
-    let before = tx
-        .prepare_cached(
-            "SELECT record, captured, status FROM robots_txt WHERE origin = ?1 AND captured <= ?2
-             ORDER BY captured DESC, record DESC LIMIT 1",
-        )?
-        .query_row(params![origin, captured.unix()], robots_capture)
-        .optional()?;
-    if before.is_some() {
-        return Ok(before);
-    }
-    Ok(tx
-        .prepare_cached(
-            "SELECT record, captured, status FROM robots_txt WHERE origin = ?1 AND captured > ?2
-             AND captured <= ?3 ORDER BY captured, record LIMIT 1",
-        )?
-        .query_row(
-            params![origin, captured.unix(), captured.unix() + LOOK_AHEAD_SECS],
-            robots_capture,
-        )
-        .optional()?)
-}
-
 /// The copy a crawler had when robots.txt answered `unreachable`: the latest readable
 /// capture (2xx, or 4xx for no rules) that came before it, at most [`CACHED_COPY_SECS`]
 /// older than the capture being assessed. Only captures before the 5xx count: one after
 /// it was not yet read, so a 5xx that governs from just after a page (the look-ahead)
 /// has no copy.
 fn cached_copy(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     origin: &str,
     unreachable: &RobotsCapture,
     captured: Timestamp,
 ) -> Result<Option<RobotsCapture>, Error> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT record, captured, status FROM robots_txt
-             WHERE origin = ?1 AND status BETWEEN 200 AND 499
-             AND (captured < ?2 OR (captured = ?2 AND record < ?3)) AND captured >= ?4
-             ORDER BY captured DESC, record DESC LIMIT 1",
-        )?
-        .query_row(
-            params![
-                origin,
-                unreachable.captured,
-                unreachable.record,
-                captured.unix() - CACHED_COPY_SECS
-            ],
-            robots_capture,
-        )
-        .optional()?)
+    assessment::readable_before(tx, origin, unreachable, captured.unix() - CACHED_COPY_SECS)
 }

@@ -6,10 +6,10 @@
 //! value outside those supported is refused with a [`CdxProblem`] naming it, never
 //! ignored, so a listing is never silently other than what was asked.
 
-use rusqlite::types::Value;
 use serde::Serialize;
 
 use crate::error::CdxProblem;
+use crate::index::listing::{self, KeyMatch};
 use crate::index::{Entry, Index};
 use crate::time::Timestamp;
 use crate::url::{encode_unsafe, normalise_url, surt};
@@ -18,8 +18,9 @@ use crate::Error;
 /// Most lines one CDX query returns unless it asks for fewer.
 pub const DEFAULT_LIMIT: u32 = 10_000;
 
-/// The query parameters `/cdx` supports.
-pub const PARAMETERS: [&str; 6] = ["url", "matchType", "from", "to", "limit", "output"];
+/// The query parameters `/cdx` supports (kept beside the error that names them, so that
+/// `error` imports nothing of the modules that use it).
+pub(crate) use crate::error::CDX_PARAMETERS as PARAMETERS;
 
 /// Which captures a query's URL selects, as pywb's `matchType` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,38 +223,13 @@ impl CdxLine {
 
 /// The listing for `query` at time `at`, one line per capture, sorted by key and time.
 pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String, Error> {
-    let mut params: Vec<Value> = Vec::new();
-    let mut bind = |value: Value| {
-        params.push(value);
-        format!("?{}", params.len())
-    };
-    let keys = match key_match(&query.url, query.match_type) {
-        KeyMatch::Exact(key) => format!("r.urlkey = {}", bind(key.into())),
-        KeyMatch::Prefixes(prefixes) => prefixes
-            .into_iter()
-            .map(|prefix| {
-                // A closed range of the key index, so that a prefix with few or no keys
-                // costs a few steps, not a walk over every key after it. Text compares
-                // octet by octet, and no UTF-8 holds 0xFF, so every key starting with
-                // the prefix sorts below the prefix followed by that octet (bound as a
-                // blob and cast, since it is not UTF-8).
-                let mut end = prefix.clone().into_bytes();
-                end.push(0xFF);
-                let end = bind(Value::Blob(end));
-                let start = bind(prefix.into());
-                format!("(r.urlkey >= {start} AND r.urlkey < CAST({end} AS TEXT))")
-            })
-            .collect::<Vec<_>>()
-            .join(" OR "),
-    };
-    let from = bind(query.from.map_or(i64::MIN, Timestamp::unix).into());
-    let to = bind(query.to.map_or(i64::MAX, Timestamp::unix).into());
-    let limit = bind(i64::from(query.limit).into());
-    let clause = format!(
-        "WHERE ({keys}) AND r.captured >= {from} AND r.captured <= {to}
-         ORDER BY r.urlkey, r.captured, r.id LIMIT {limit}"
-    );
-    let entries = index.select(&clause, rusqlite::params_from_iter(params))?;
+    let entries = listing::by_keys(
+        index,
+        key_match(&query.url, query.match_type),
+        query.from,
+        query.to,
+        query.limit,
+    )?;
     let mut out = String::new();
     for e in &entries {
         let line = CdxLine::new(e, at);
@@ -265,14 +241,6 @@ pub fn listing(index: &Index, query: &CdxQuery, at: Timestamp) -> Result<String,
         out.push('\n');
     }
     Ok(out)
-}
-
-/// The SURT keys a query selects: one key, or every key starting with one of some
-/// prefixes.
-#[derive(Debug, PartialEq, Eq)]
-enum KeyMatch {
-    Exact(String),
-    Prefixes(Vec<String>),
 }
 
 fn key_match(url: &str, match_type: MatchType) -> KeyMatch {
@@ -589,33 +557,7 @@ mod tests {
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
     }
 
-    /// An index of `n` captures of `http://b.test/<i>`, written directly.
-    fn index_of(dir: &std::path::Path, n: usize) -> Index {
-        let index = Index::open(dir, true).unwrap();
-        index
-            .conn
-            .execute(
-                "INSERT INTO files (id, name, sha1, source, size) VALUES (1, 'f', 's', 'f', 0)",
-                [],
-            )
-            .unwrap();
-        // One transaction: a commit per row would sync the file 5,000 times.
-        index.conn.execute_batch("BEGIN").unwrap();
-        for i in 0..n {
-            let url = format!("http://b.test/{i}");
-            index
-                .conn
-                .execute(
-                    "INSERT INTO records (file_id, offset, length, url, urlkey, origin,
-                         captured, status, digest)
-                     VALUES (1, ?1, 1, ?2, ?3, 'http://b.test', 0, 200, 'd')",
-                    rusqlite::params![i, url, surt(&url)],
-                )
-                .unwrap();
-        }
-        index.conn.execute_batch("COMMIT").unwrap();
-        index
-    }
+    use crate::index::listing::index_of;
 
     /// How many thousands of SQLite VM steps the listing for `query` takes.
     fn cost(index: &Index, query: &str) -> (usize, u32) {

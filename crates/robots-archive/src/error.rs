@@ -78,13 +78,16 @@ pub enum WarcProblem {
     BadGzip(String),
 }
 
+/// The query parameters `/cdx` supports.
+pub(crate) const CDX_PARAMETERS: [&str; 6] = ["url", "matchType", "from", "to", "limit", "output"];
+
 /// Why a `/cdx` query is refused: a parameter or value the listing does not support is
 /// named rather than ignored, since ignoring it would answer another question.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CdxProblem {
     #[error("give the URL to list: /cdx?url=<url>&output=json")]
     NoUrl,
-    #[error("the parameter `{name}` is not supported; this CDX server takes {}", crate::cdx::PARAMETERS.join(", "))]
+    #[error("the parameter `{name}` is not supported; this CDX server takes {}", CDX_PARAMETERS.join(", "))]
     Unsupported { name: String },
     #[error("the parameter `{name}` is given more than once; give it once")]
     Repeated { name: String },

@@ -1,5 +1,23 @@
 //! The HTTP response a WARC `response` record holds: status line and fields, then the
 //! payload, with chunked transfer coding (and for robots.txt, content coding) undone.
+//!
+//! A head is read with httparse (allowing obsolete line folding, whose lines are joined
+//! by one space). The hand-written reader stays for the heads httparse refuses, since
+//! crawlers keep what servers sent and the archive has always indexed these captures
+//! (tests `status_lines_split_on_http_white_space_only`,
+//! `malformed_fields_are_dropped_and_the_rest_read`, and the property
+//! `a_head_read_and_written_out_reads_back_the_same`, whose heads hold bare CRs and
+//! stray colons): a status line whose words are split by other white space than one SP
+//! (RFC 9112 §4 lets a recipient read HTAB, VT, FF and bare CR as SP) or start after
+//! some, a version other than `HTTP/1.x`, and a malformed field line (no colon, an
+//! empty name or one with white space or separators in it, a value with a control
+//! octet), which is dropped while the fields after it are read, where httparse fails
+//! the whole head. httparse's own option for that
+//! (`ignore_invalid_headers_in_responses`) was not used: it drops other lines than this
+//! reader did (`Name : value`, which this reader keeps as `Name`), a change of what
+//! archives already hold. The property `httparse_and_the_lenient_reader_agree` checks
+//! that on every head httparse reads, the two agree. Both read the same lines, with the
+//! same limits ([`MAX_LINE`], [`MAX_FIELDS`]).
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
@@ -81,44 +99,13 @@ impl ResponseHead {
     /// is not an HTTP response (some crawlers store other protocols): such records are
     /// not indexed.
     pub fn read(input: &mut dyn BufRead) -> io::Result<Option<ResponseHead>> {
-        let Some(Ok(status_line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+        let Some((status, lines)) = head_lines(input)? else {
             return Ok(None);
         };
-        let Some(status) = status_of(&status_line) else {
-            return Ok(None);
-        };
-        let mut fields = HeaderFields::new();
-        for _ in 0..MAX_FIELDS {
-            let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
-                return Ok(None);
-            };
-            if line.is_empty() {
-                return Ok(Some(ResponseHead {
-                    status,
-                    status_line,
-                    fields,
-                }));
-            }
-            if matches!(line.first(), Some(b' ' | b'\t')) && fields.continue_last(&line) {
-                // Joined, the field is one line (`name: value` and CRLF) when the head
-                // is written out (replay, release); longer than a line may be, it would
-                // not read back.
-                if fields
-                    .0
-                    .last()
-                    .is_some_and(|(n, v)| n.len() + v.len() + 4 > MAX_LINE)
-                {
-                    return Ok(None);
-                }
-                continue;
-            }
-            // A malformed field is dropped, not fatal: servers send odd headers, and
-            // the payload after them is still the capture.
-            if let Some((name, value)) = split_field(&line) {
-                fields.0.push((name.to_owned(), value.to_vec()));
-            }
-        }
-        Ok(None)
+        Ok(match parse_with_httparse(&lines) {
+            Ok(head) => head,
+            Err(Refused) => parse_leniently(status, lines),
+        })
     }
 
     /// Whether the payload is in chunked transfer coding.
@@ -194,6 +181,115 @@ impl ResponseHead {
         out.extend_from_slice(b"\r\n");
         out
     }
+}
+
+/// The lines of a head (the status line, then each field or continuation line, CR LF
+/// removed) up to the empty line that ends it, which is consumed, with the status code;
+/// `None` when the first line is not an HTTP status line (nothing more is read), the
+/// input ends first, a line is longer than [`MAX_LINE`], or more than [`MAX_FIELDS`]
+/// lines follow the status line.
+fn head_lines(input: &mut dyn BufRead) -> io::Result<Option<(u16, Vec<Vec<u8>>)>> {
+    let Some(Ok(status_line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+        return Ok(None);
+    };
+    let Some(status) = status_of(&status_line) else {
+        return Ok(None);
+    };
+    let mut lines = vec![status_line];
+    for _ in 0..MAX_FIELDS {
+        let Some(Ok(line)) = read_line(input, MAX_LINE).or_else(eof_is_none)? else {
+            return Ok(None);
+        };
+        if line.is_empty() {
+            return Ok(Some((status, lines)));
+        }
+        lines.push(line);
+    }
+    Ok(None)
+}
+
+/// Why httparse could not read a head, which [`parse_leniently`] then reads.
+#[derive(Debug)]
+struct Refused;
+
+/// Reads a head with httparse, strict but for obsolete line folding: `Err` for any head
+/// it refuses (see the module docs for what [`parse_leniently`] reads instead).
+fn parse_with_httparse(lines: &[Vec<u8>]) -> Result<Option<ResponseHead>, Refused> {
+    let mut bytes = Vec::with_capacity(lines.iter().map(|l| l.len() + 2).sum::<usize>() + 2);
+    for line in lines {
+        bytes.extend_from_slice(line);
+        bytes.extend_from_slice(b"\r\n");
+    }
+    bytes.extend_from_slice(b"\r\n");
+    let mut headers = [httparse::EMPTY_HEADER; MAX_FIELDS];
+    let mut response = httparse::Response::new(&mut headers);
+    let parsed = httparse::ParserConfig::default()
+        .allow_obsolete_multiline_headers_in_responses(true)
+        .parse_response(&mut response, &bytes);
+    if !matches!(parsed, Ok(httparse::Status::Complete(n)) if n == bytes.len()) {
+        return Err(Refused);
+    }
+    let status = response.code.ok_or(Refused)?;
+    if !(100..=599).contains(&status) {
+        return Ok(None);
+    }
+    let mut fields = HeaderFields::new();
+    for header in response.headers.iter() {
+        // A folded value holds its line breaks: its lines are joined by one space, as
+        // [`HeaderFields::continue_last`] joins them.
+        let mut value = Vec::with_capacity(header.value.len());
+        for part in header.value.split(|&b| b == b'\n') {
+            let part = part.trim_ascii();
+            if !value.is_empty() && !part.is_empty() {
+                value.push(b' ');
+            }
+            value.extend_from_slice(part);
+        }
+        // Joined, the field is one line when the head is written out (replay, release);
+        // longer than a line may be, it would not read back.
+        if header.name.len() + value.len() + 4 > MAX_LINE && header.value.contains(&b'\n') {
+            return Ok(None);
+        }
+        fields.0.push((header.name.to_owned(), value));
+    }
+    Ok(Some(ResponseHead {
+        status,
+        status_line: lines[0].clone(),
+        fields,
+    }))
+}
+
+/// Reads a head httparse refuses, as servers send them and crawlers keep them: words of
+/// the status line split on any white space RFC 9112 §4 allows, a version other than
+/// 1.x, and a malformed field line dropped while the rest are read.
+fn parse_leniently(status: u16, mut lines: Vec<Vec<u8>>) -> Option<ResponseHead> {
+    let status_line = std::mem::take(&mut lines[0]);
+    let mut fields = HeaderFields::new();
+    for line in &lines[1..] {
+        if matches!(line.first(), Some(b' ' | b'\t')) && fields.continue_last(line) {
+            // Joined, the field is one line (`name: value` and CRLF) when the head
+            // is written out (replay, release); longer than a line may be, it would
+            // not read back.
+            if fields
+                .0
+                .last()
+                .is_some_and(|(n, v)| n.len() + v.len() + 4 > MAX_LINE)
+            {
+                return None;
+            }
+            continue;
+        }
+        // A malformed field is dropped, not fatal: servers send odd headers, and
+        // the payload after them is still the capture.
+        if let Some((name, value)) = split_field(line) {
+            fields.0.push((name.to_owned(), value.to_vec()));
+        }
+    }
+    Some(ResponseHead {
+        status,
+        status_line,
+        fields,
+    })
 }
 
 /// The status code of an HTTP/x status line, if it is one, with a code from 100 to 599.
@@ -378,6 +474,28 @@ mod tests {
     }
 
     #[test]
+    fn malformed_fields_are_dropped_and_the_rest_read() {
+        let captured: &[u8] = b"HTTP/1.1 200 OK\r\nA: 1\r\nno colon here\r\n: no name\r\n\
+            Bad Name: x\r\nX-Ctl: a\x01b\r\nB : 2\r\nC: 3\r\n\r\nbody";
+        let mut input = captured;
+        let head = ResponseHead::read(&mut input).unwrap().unwrap();
+        assert_eq!(input, b"body");
+        assert_eq!(
+            head.to_bytes(),
+            b"HTTP/1.1 200 OK\r\nA: 1\r\nX-Ctl: a\x01b\r\nB: 2\r\nC: 3\r\n\r\n"
+        );
+        // httparse refuses such a head whole, so the lenient reader read it.
+        let (_, lines) = head_lines(&mut &captured[..]).unwrap().unwrap();
+        assert!(parse_with_httparse(&lines).is_err());
+        // An ordinary head, folded or not, is httparse's.
+        let (_, lines) = head_lines(&mut &b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\n\r\n"[..])
+            .unwrap()
+            .unwrap();
+        let head = parse_with_httparse(&lines).unwrap().unwrap();
+        assert_eq!(head.fields.get("x"), Some(&b"a b"[..]));
+    }
+
+    #[test]
     fn non_http_blocks_are_not_responses() {
         for block in [
             &b"GET / HTTP/1.1\r\n\r\n"[..],
@@ -511,6 +629,23 @@ mod tests {
         proptest::collection::vec(proptest::sample::select(octets), 0..200)
     }
 
+    fn octets(set: &'static [u8], len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(proptest::sample::select(set.to_vec()), len)
+    }
+
+    /// A field line, mostly well formed (some folded), sometimes not.
+    fn field_line() -> impl Strategy<Value = Vec<u8>> {
+        let name = octets(b"Xa-1!~", 1..6);
+        let value = || octets(b"ab :\t\xFF\xC3\xA9\"=;", 0..12);
+        prop_oneof![
+            6 => (name, value(), octets(b" \t", 0..3)).prop_map(|(n, v, sp)| {
+                [n, b":".to_vec(), sp, v].concat()
+            }),
+            2 => (octets(b" \t", 1..3), value()).prop_map(|(sp, v)| [sp, v].concat()),
+            1 => head_bytes(),
+        ]
+    }
+
     proptest! {
         /// A captured head is replayed by writing it out again (`to_bytes`): read back,
         /// it must be the head that was read, whatever odd bytes it held.
@@ -533,6 +668,29 @@ mod tests {
             let mut again = &written[..];
             prop_assert_eq!(ResponseHead::read(&mut again).unwrap(), Some(head));
             prop_assert!(again.is_empty());
+        }
+
+        /// On every head httparse reads, it reads what the lenient reader would: the
+        /// lenient reader is the archive's behaviour of record, httparse its fast path.
+        #[test]
+        fn httparse_and_the_lenient_reader_agree(
+            status in 100u16..600,
+            reason in octets(b"OK ab\t\xFF", 0..8),
+            lines in proptest::collection::vec(field_line(), 0..8),
+        ) {
+            let mut bytes = format!("HTTP/1.1 {status} ").into_bytes();
+            bytes.extend_from_slice(&reason);
+            for line in &lines {
+                bytes.extend_from_slice(b"\r\n");
+                bytes.extend_from_slice(line);
+            }
+            bytes.extend_from_slice(b"\r\n\r\n");
+            let Some((status, lines)) = head_lines(&mut &bytes[..]).unwrap() else {
+                return Ok(());
+            };
+            if let Ok(head) = parse_with_httparse(&lines) {
+                prop_assert_eq!(head, parse_leniently(status, lines));
+            }
         }
 
         /// Any bytes: a head with a valid status, on a line whose first word (white space

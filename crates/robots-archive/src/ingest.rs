@@ -1,24 +1,32 @@
-//! Ingest: seal a WARC file into the store and index its captures (`response` and
-//! `revisit` records) in one streaming pass, then let `revisit` find the originals of
-//! revisits and `assess` work out verdicts and embargo ends.
+//! Ingest: the pipeline a WARC file goes through, read → capture → index → assess, with
+//! the file sealed into the store first; this module drives it and no other imports it.
+//!
+//! 1. `store` seals the file (a copy under its SHA-1, renamed into place when whole).
+//! 2. `warc` reads the sealed copy record by record and `capture` reads each record as
+//!    a capture (a response's head, computed digest and robots.txt body, or a revisit).
+//! 3. `index` inserts each capture's row, in one transaction per batch of records.
+//! 4. `revisit` finds the originals of revisits; `assess` works out verdicts and
+//!    embargo ends of what is pending; `recovery` marks captures the public files show
+//!    were published by a release an older index knew of.
+//!
+//! Every SQL statement these steps run lives in `index`.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
-use rusqlite::params;
+use robots::Agent;
 
-use crate::digest::{Check, PayloadHasher};
-use crate::http::{dechunk, decode_content, ResponseHead};
+use crate::assess;
+use crate::capture::{capture_time, read_capture, target_uri, Capture, RobotsBody};
+use crate::digest::Check;
 use crate::incoming::Leftovers;
-use crate::index::Index;
-use crate::indexing::{
-    index_response, index_revisit, upgrade_response, Indexed, Place, Response, RobotsBody,
-};
-use crate::revisit::{self, RevisitRecord};
+use crate::index::captures::{index_response, index_revisit, upgrade_response, Indexed, Place};
+use crate::index::revisits;
+use crate::index::{assessment, files, Index};
+use crate::recovery;
+use crate::revisit;
 use crate::store::Store;
-use crate::time::Timestamp;
-use crate::url::{is_robots_txt, Origin};
-use crate::warc::{Fields, Reader};
+use crate::warc::Reader;
 use crate::Error;
 
 /// How many records go into one index transaction: enough to make commits cheap,
@@ -74,12 +82,6 @@ pub struct IngestReport {
     pub removed_leftovers: Leftovers,
 }
 
-/// What pass one keeps of a capture's record.
-enum Capture {
-    Response(Response),
-    Revisit(RevisitRecord),
-}
-
 /// Why a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
@@ -90,7 +92,29 @@ enum Pass {
     Upgrade,
 }
 
-pub(crate) fn ingest_file(
+/// Runs the whole pipeline for one file (see the module docs). Assessment also finishes
+/// what an interrupted ingest left pending, and runs, as recovery does, even when reading
+/// the file failed part way: what a damaged file held before the damage is kept.
+pub(crate) fn ingest(
+    index: &mut Index,
+    store: &Store,
+    agent: &Agent,
+    archive_dir: &Path,
+    source: &Path,
+    progress: &mut dyn FnMut(u64),
+) -> Result<IngestReport, Error> {
+    let report = ingest_file(index, store, source, progress);
+    let assessed = assess::assess_pending(index, agent);
+    // Captures an earlier release published, which a rebuilt index learnt of from the
+    // public files, are marked as such once indexed (of a damaged file too).
+    let recovered = recovery::recover(index, archive_dir);
+    let report = report?;
+    assessed?;
+    recovered?;
+    Ok(report)
+}
+
+fn ingest_file(
     index: &mut Index,
     store: &Store,
     source: &Path,
@@ -100,14 +124,7 @@ pub(crate) fn ingest_file(
     // file) may be what this copy needs.
     let removed_leftovers = store.remove_abandoned()?;
     let sealed = store.seal(source, progress)?;
-    let known: Option<(i64, bool)> = index
-        .conn
-        .query_row(
-            "SELECT id, complete FROM files WHERE sha1 = ?1",
-            [&sealed.sha1],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .ok();
+    let known = files::by_sha1(index, &sealed.sha1)?;
     let mut report = IngestReport {
         stored_as: sealed.name.clone(),
         bytes: sealed.size,
@@ -121,18 +138,13 @@ pub(crate) fn ingest_file(
         }
         // Interrupted before: index again; rows already there are kept as they are.
         Some((id, false)) => id,
-        None => {
-            index.conn.execute(
-                "INSERT INTO files (name, sha1, source, size) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    sealed.name,
-                    sealed.sha1,
-                    source.display().to_string(),
-                    sealed.size
-                ],
-            )?;
-            index.conn.last_insert_rowid()
-        }
+        None => files::add(
+            index,
+            &sealed.name,
+            &sealed.sha1,
+            &source.display().to_string(),
+            sealed.size,
+        )?,
     };
     let read = read_file(
         index,
@@ -142,14 +154,12 @@ pub(crate) fn ingest_file(
         &mut report,
         progress,
     );
-    if read.is_err() && known.is_none() && !refers_to(index, file_id)? {
+    if read.is_err() && known.is_none() && !files::has_records(index, file_id)? {
         // Nothing of the file was indexed (it is not a WARC file, or it is damaged before
         // its first new capture): the failed ingest leaves the index and the store as it
         // found them, rather than a sealed file no record points at. One that was in the
         // store before stays (`unseal` knows): an earlier ingest may have indexed it.
-        index
-            .conn
-            .execute("DELETE FROM files WHERE id = ?1", [file_id])?;
+        files::remove(index, file_id)?;
         store.unseal(&sealed)?;
     }
     // The revisits read before any damage are kept too, so they are resolved either way;
@@ -167,20 +177,9 @@ pub(crate) fn ingest_file(
         },
         other => other,
     })?;
-    report.revisits_without_original = revisit::unresolved_in(index, file_id)?;
-    index
-        .conn
-        .execute("UPDATE files SET complete = 1 WHERE id = ?1", [file_id])?;
+    report.revisits_without_original = revisits::unresolved_in(index, file_id)?;
+    files::mark_complete(index, file_id)?;
     Ok(report)
-}
-
-/// Whether any index row points into file `file_id`.
-fn refers_to(index: &Index, file_id: i64) -> Result<bool, Error> {
-    Ok(index.conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM records WHERE file_id = ?1)",
-        [file_id],
-        |r| r.get(0),
-    )?)
 }
 
 /// Reads every stored file again for an index of a layout before 3: each indexed
@@ -189,12 +188,7 @@ fn refers_to(index: &Index, file_id: i64) -> Result<bool, Error> {
 /// unreleased capture is assessed again. A file damaged part way is read up to the
 /// damage, as its ingest was.
 pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Error> {
-    let files: Vec<(i64, String)> = index
-        .conn
-        .prepare("SELECT id, name FROM files ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, name) in files {
+    for (id, name) in files::all(index)? {
         let mut report = IngestReport::default();
         match read_file(
             index,
@@ -209,10 +203,7 @@ pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Erro
         }
     }
     revisit::resolve_pending(index, store)?;
-    index.conn.execute(
-        "UPDATE records SET pending = 1 WHERE release_batch IS NULL",
-        [],
-    )?;
+    assessment::reassess_unreleased(index)?;
     Ok(())
 }
 
@@ -231,7 +222,7 @@ fn read_file(
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
     let mut last_pos = 0;
     loop {
-        let tx = index.conn.transaction()?;
+        let tx = index.begin()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
             let record = match reader.next(read_capture) {
@@ -298,95 +289,4 @@ fn read_file(
             return Ok(());
         }
     }
-}
-
-fn record_type(fields: &Fields) -> &str {
-    fields.get("WARC-Type").unwrap_or_default()
-}
-
-/// The target URI, without the angle brackets WARC 1.1's grammar once showed.
-pub(crate) fn target_uri(fields: &Fields) -> Option<String> {
-    uri_field(fields, "WARC-Target-URI")
-}
-
-/// A URI-valued field (`WARC-Target-URI`, `WARC-Refers-To-Target-URI`) holding an
-/// http(s) URL, without angle brackets.
-pub(crate) fn uri_field(fields: &Fields, name: &str) -> Option<String> {
-    let uri = fields.get(name)?.trim();
-    let uri = uri
-        .strip_prefix('<')
-        .and_then(|u| u.strip_suffix('>'))
-        .unwrap_or(uri);
-    Origin::of(uri).map(|_| uri.to_owned())
-}
-
-fn capture_time(fields: &Fields) -> Option<Timestamp> {
-    Timestamp::parse_rfc3339(fields.get("WARC-Date")?).ok()
-}
-
-/// The visitor for pass one: reads a response or revisit record of an http(s) URL;
-/// `None` for other records.
-fn read_capture(fields: &Fields, block: &mut dyn BufRead) -> io::Result<Option<Capture>> {
-    if target_uri(fields).is_none() {
-        return Ok(None);
-    }
-    let kind = record_type(fields);
-    if kind.eq_ignore_ascii_case("response") {
-        Ok(read_response(fields, block)?.map(Capture::Response))
-    } else if kind.eq_ignore_ascii_case("revisit") {
-        Ok(RevisitRecord::read(fields, block)?.map(Capture::Revisit))
-    } else {
-        Ok(None)
-    }
-}
-
-/// Parses the HTTP head of a response record, digests the payload (checking the digest
-/// the record declares, if any) and keeps a robots.txt body.
-pub(crate) fn read_response(
-    fields: &Fields,
-    block: &mut dyn BufRead,
-) -> io::Result<Option<Response>> {
-    let Some(head) = ResponseHead::read(block)? else {
-        return Ok(None);
-    };
-    let is_robots = target_uri(fields).is_some_and(|u| is_robots_txt(&u));
-    let mut hasher = PayloadHasher::new(fields.get("WARC-Payload-Digest"));
-    let robots_body = if is_robots {
-        let limit = robots::MIN_PARSE_LIMIT;
-        // Chunk framing takes a little room, so read a margin past the limit.
-        let mut raw = Vec::new();
-        block.take(limit as u64 * 2).read_to_end(&mut raw)?;
-        hasher.update(&raw);
-        let body = if head.is_chunked() {
-            dechunk(&raw)
-        } else {
-            raw
-        };
-        // Crawlers record the body as the server sent it, often gzipped.
-        Some(match decode_content(&head, body, limit) {
-            Some(mut body) => {
-                body.truncate(limit);
-                RobotsBody::Read(body)
-            }
-            None => RobotsBody::Unreadable,
-        })
-    } else {
-        None
-    };
-    loop {
-        let buf = block.fill_buf()?;
-        if buf.is_empty() {
-            break;
-        }
-        hasher.update(buf);
-        let n = buf.len();
-        block.consume(n);
-    }
-    let (digest, check) = hasher.finish();
-    Ok(Some(Response {
-        head,
-        digest,
-        check,
-        robots_body,
-    }))
 }

@@ -199,6 +199,7 @@
 //!   or disagree with what the public files show.
 
 mod assess;
+mod capture;
 mod cdx;
 mod digest;
 mod disclosure;
@@ -206,7 +207,6 @@ mod error;
 mod http;
 mod incoming;
 mod index;
-mod indexing;
 mod ingest;
 mod recovery;
 mod release;
@@ -224,15 +224,15 @@ use std::path::{Path, PathBuf};
 
 use robots::Agent;
 
+pub use capture::RevisitProfile;
 pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
 pub use http::{HeaderFields, ResponseHead};
 pub use incoming::Leftovers;
-pub use index::{Access, CaptureVerdict, Entry, INDEX_FILE};
+pub use index::{Access, CaptureVerdict, Entry, Revisit, INDEX_FILE};
 pub use ingest::IngestReport;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
-pub use revisit::{Revisit, RevisitProfile};
 pub use serve::{respond, Request, Response, Server};
 pub use status::{Status, UpcomingRelease};
 pub use store::STORE_DIR;
@@ -325,17 +325,14 @@ impl Archive {
         warc: &Path,
         progress: &mut dyn FnMut(u64),
     ) -> Result<IngestReport, Error> {
-        let report = ingest::ingest_file(&mut self.index, &self.store, warc, progress);
-        // Also finishes the assessment an interrupted ingest left pending, and assesses
-        // what a damaged file held before the damage.
-        let assessed = assess::assess_pending(&mut self.index, &self.agent);
-        // Captures an earlier release published, which a rebuilt index learnt of from
-        // the public files, are marked as such once indexed (of a damaged file too).
-        let recovered = recovery::recover(&mut self.index, &self.dir);
-        let report = report?;
-        assessed?;
-        recovered?;
-        Ok(report)
+        ingest::ingest(
+            &mut self.index,
+            &self.store,
+            &self.agent,
+            &self.dir,
+            warc,
+            progress,
+        )
     }
 
     /// Counts and upcoming release dates at time `at`.

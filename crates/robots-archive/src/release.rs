@@ -11,10 +11,9 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, OptionalExtension};
-
 use crate::disclosure::publishable;
 use crate::http::{HeaderFields, ResponseHead};
+use crate::index::releases::{self, Batch};
 use crate::index::{Entry, Index};
 use crate::store::{io_error, Store};
 use crate::time::Timestamp;
@@ -52,12 +51,6 @@ pub struct ReleaseReport {
     pub resumed: bool,
 }
 
-struct Batch {
-    id: i64,
-    at: Timestamp,
-    file: String,
-}
-
 pub(crate) fn release(
     index: &mut Index,
     store: &Store,
@@ -68,104 +61,17 @@ pub(crate) fn release(
     let public = archive_dir.join(PUBLIC_DIR);
     fs::create_dir_all(&public).map_err(|e| io_error(&public, e))?;
     let mut report = ReleaseReport::default();
-    let unfinished = index
-        .conn
-        .query_row(
-            "SELECT id, at, file FROM releases WHERE state = 'writing' ORDER BY id LIMIT 1",
-            [],
-            |r| {
-                Ok(Batch {
-                    id: r.get(0)?,
-                    at: Timestamp::from_unix(r.get(1)?),
-                    file: r.get(2)?,
-                })
-            },
-        )
-        .optional()?;
+    let unfinished = releases::unfinished(index)?;
     if let Some(batch) = unfinished {
         report.resumed = true;
         publish(index, store, &public, &batch, &mut report, observe)?;
     }
-    if let Some(batch) = plan(index, at)? {
+    let name = |id: i64| format!("release-{id:06}-{}.warc.gz", at.fourteen_digits());
+    if let Some(batch) = releases::plan(index, at, name)? {
         observe(ReleaseStep::Planned).map_err(|e| io_error(&public, e))?;
         publish(index, store, &public, &batch, &mut report, observe)?;
     }
     Ok(report)
-}
-
-/// Step 1: assigns due and not-yet-tombstoned records to a new batch, in one
-/// transaction. `None` when there is nothing to publish.
-fn plan(index: &mut Index, at: Timestamp) -> Result<Option<Batch>, Error> {
-    let tx = index.conn.transaction()?;
-    tx.execute(
-        "INSERT INTO releases (at, file, state) VALUES (?1, '', 'writing')",
-        [at.unix()],
-    )?;
-    let id = tx.last_insert_rowid();
-    let file = format!("release-{id:06}-{}.warc.gz", at.fourteen_digits());
-    tx.execute(
-        "UPDATE releases SET file = ?2 WHERE id = ?1",
-        params![id, file],
-    )?;
-    // Every step walks a partial index holding only unpublished rows, or the rows of
-    // this batch, so the cost follows what is published, not the size of the archive.
-    tx.execute(
-        "UPDATE records SET release_batch = ?1
-         WHERE id IN (SELECT id FROM records INDEXED BY records_due
-                      WHERE release_batch IS NULL AND embargo_until IS NOT NULL
-                        AND held IS NULL AND embargo_until <= ?2)
-           AND verdict = 'allowed'",
-        params![id, at.unix()],
-    )?;
-    // A revisit's payload is its original's: a public file holding the revisit without
-    // its original, in this release or an earlier one, could not be replayed. Such a
-    // revisit is held out of the due index until its original goes out (for ever if
-    // that is flagged, or never ingested), so that later releases do not walk it again.
-    let held = tx.execute(
-        "UPDATE records SET release_batch = NULL, held = 1
-         WHERE id IN (SELECT r.id FROM records r INDEXED BY records_by_release
-                      JOIN revisits v ON v.record = r.id
-                      LEFT JOIN records o ON o.id = v.original
-                      WHERE r.release_batch = ?1 AND o.release_batch IS NULL)",
-        [id],
-    )?;
-    // The revisits held for an original going out in this batch go out with it when
-    // they are due themselves; otherwise they return to the due index. An original is
-    // a response, never a revisit, so none of them is taken back by the step above.
-    tx.execute(
-        "UPDATE records SET held = NULL,
-             release_batch = CASE WHEN verdict = 'allowed' AND embargo_until <= ?2
-                                  THEN ?1 END
-         WHERE held = 1
-           AND id IN (SELECT v.record FROM records o INDEXED BY records_by_release
-                      JOIN revisits v INDEXED BY revisits_by_original ON v.original = o.id
-                      WHERE o.release_batch = ?1)",
-        params![id, at.unix()],
-    )?;
-    let due: u64 = tx.query_row(
-        "SELECT count(*) FROM records INDEXED BY records_by_release WHERE release_batch = ?1",
-        [id],
-        |r| r.get(0),
-    )?;
-    let tombstones = tx.execute(
-        "UPDATE records SET tombstone_batch = ?1
-         WHERE id IN (SELECT id FROM records INDEXED BY records_untombstoned
-                      WHERE tombstone_batch IS NULL AND release_batch IS NULL
-                        AND embargo_until IS NOT NULL AND embargo_until > ?2)
-           AND verdict = 'allowed'",
-        params![id, at.unix()],
-    )?;
-    if due == 0 && tombstones == 0 {
-        // No batch, no file; but the revisits just held stay so, or every release
-        // would walk them again.
-        if held > 0 {
-            tx.execute("DELETE FROM releases WHERE id = ?1", [id])?;
-            tx.commit()?;
-        }
-        return Ok(None);
-    }
-    tx.commit()?;
-    Ok(Some(Batch { id, at, file }))
 }
 
 /// Steps 2 and 3 for one batch.
@@ -177,17 +83,8 @@ fn publish(
     report: &mut ReleaseReport,
     observe: &mut dyn FnMut(ReleaseStep) -> io::Result<()>,
 ) -> Result<(), Error> {
-    // Revisits after the responses, so that a reader going through the file in order
-    // meets each original before a revisit of it in the same batch.
-    let released = index.select(
-        "WHERE r.release_batch = ?1 ORDER BY v.record IS NOT NULL, r.embargo_until, r.id",
-        [batch.id],
-    )?;
-    let tombstoned = index.select(
-        "WHERE r.tombstone_batch = ?1 AND (r.release_batch IS NULL OR r.release_batch > ?1)
-         ORDER BY r.embargo_until, r.id",
-        [batch.id],
-    )?;
+    let released = releases::released_in(index, batch.id)?;
+    let tombstoned = releases::tombstoned_in(index, batch.id)?;
     let path = public.join(&batch.file);
     // A file under its public name was renamed into place whole: it is complete.
     if !path.exists() {
@@ -198,10 +95,7 @@ fn publish(
         sync_dir(public)?;
         observe(ReleaseStep::Renamed).map_err(|e| io_error(&path, e))?;
     }
-    index.conn.execute(
-        "UPDATE releases SET state = 'done' WHERE id = ?1",
-        [batch.id],
-    )?;
+    releases::finish(index, batch.id)?;
     report.files.push(path);
     report.released += released.len() as u64;
     report.tombstones += tombstoned.len() as u64;

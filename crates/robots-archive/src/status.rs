@@ -1,11 +1,10 @@
 //! `status`: how many records are released, embargoed and flagged at a given time, how
 //! many are published, when the next releases fall due, and what killed ingests left.
 
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
 use crate::incoming::Leftovers;
-use crate::index::Index;
+use crate::index::{self, Index};
 use crate::store::Store;
 use crate::time::Timestamp;
 use crate::Error;
@@ -48,45 +47,23 @@ pub struct UpcomingRelease {
 }
 
 pub(crate) fn status(index: &Index, store: &Store, at: Timestamp) -> Result<Status, Error> {
-    let count = |sql: &str| -> Result<u64, Error> {
-        Ok(index.conn.query_row(sql, [at.unix()], |r| r.get(0))?)
-    };
-    let records = count("SELECT count(*) FROM records WHERE ?1 = ?1")?;
-    let released =
-        count("SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until <= ?1")?;
-    let embargoed =
-        count("SELECT count(*) FROM records WHERE verdict = 'allowed' AND embargo_until > ?1")?;
-    let disallowed =
-        count("SELECT count(*) FROM records WHERE verdict = 'disallowed' AND ?1 = ?1")?;
-    let published = count(
-        "SELECT count(*) FROM records r JOIN releases b ON b.id = r.release_batch
-         WHERE b.state = 'done' AND ?1 = ?1",
-    )?;
+    let counts = index::status::counts(index, at)?;
+    let index::status::Counts {
+        records,
+        released,
+        embargoed,
+        disallowed,
+        published,
+    } = counts;
     // Day by day, each step an index range: cheap however large the archive. Held
     // revisits wait for their original, not for a date, so no day lists them.
     let mut next_releases = Vec::new();
     let mut from = at.unix();
     while next_releases.len() < NEXT_DAYS {
-        let first: Option<i64> = index
-            .conn
-            .query_row(
-                "SELECT embargo_until FROM records
-                 WHERE release_batch IS NULL AND embargo_until IS NOT NULL AND held IS NULL
-                   AND embargo_until > ?1 AND verdict = 'allowed'
-                 ORDER BY embargo_until LIMIT 1",
-                [from],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let first = index::status::next_end_after(index, from)?;
         let Some(first) = first else { break };
         let day_end = (first.div_euclid(86_400) + 1) * 86_400;
-        let records: u64 = index.conn.query_row(
-            "SELECT count(*) FROM records
-             WHERE release_batch IS NULL AND embargo_until IS NOT NULL AND held IS NULL
-               AND embargo_until >= ?1 AND embargo_until < ?2 AND verdict = 'allowed'",
-            params![first, day_end],
-            |r| r.get(0),
-        )?;
+        let records = index::status::ending_between(index, first, day_end)?;
         next_releases.push(UpcomingRelease {
             first: Timestamp::from_unix(first).rfc3339(),
             records,

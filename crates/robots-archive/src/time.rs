@@ -1,6 +1,24 @@
 //! Instants as the archive stores and shows them: whole seconds of UTC, read from W3C-DTF
 //! and RFC 3339 (`--at`, WARC-Date) and written as RFC 3339, HTTP-dates and 14-digit
 //! Wayback stamps.
+//!
+//! The calendar (which dates exist, days and weekdays of the proleptic Gregorian
+//! calendar, HTTP-dates) is `jiff`'s. Two things stay written here:
+//! - The grammar of W3C-DTF (WARC 1.1 §5.4), a small tokenizer. jiff's RFC 3339 and
+//!   ISO 8601 readers take forms W3C-DTF has not, which the archive has always refused
+//!   (test `bad_dates_are_errors_not_panics`: an hour without minutes
+//!   `2026-01-01T00Z`, a zone of hours `+01` or with seconds `+01:00:00`, the basic
+//!   format `20260101`), and they read a leap second `:60` as `:59`, where this reader
+//!   reads it as the next minute's first second, as it always has. Neither reads a
+//!   year, year-month or date alone as an instant.
+//! - HTTP-dates are written with jiff rather than `httpdate`, which refuses times
+//!   before 1970 that a WARC-Date can hold; `httpdate` reads them back in the tests.
+//!
+//! An instant is any `i64` of seconds; jiff's calendar spans the years -9999 to 9999.
+//! Written out, an instant after 9999-12-31T23:59:59Z (an embargo ending after a capture
+//! dated 9999-12-31, say) is written as that last second, in every form, since neither
+//! a WARC-Date nor a Wayback stamp has room for a fifth digit of year; likewise one
+//! before -9999-01-01T00:00:00Z is written as that first second.
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -108,41 +126,36 @@ impl Timestamp {
 
     /// `2026-01-31T12:00:00Z`, the form WARC-Date uses.
     pub fn rfc3339(self) -> String {
-        let (y, mo, d, h, mi, s) = self.parts();
-        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+        self.civil().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
     }
 
     /// `20260131120000`, the form Wayback URLs and CDX lines use.
     pub fn fourteen_digits(self) -> String {
-        let (y, mo, d, h, mi, s) = self.parts();
-        format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}")
+        self.civil().strftime("%Y%m%d%H%M%S").to_string()
     }
 
     /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7).
     pub fn http_date(self) -> String {
-        // Written here rather than with `httpdate`, which refuses times before 1970
-        // that a WARC-Date can still hold.
-        const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-        const MONTHS: [&str; 12] = [
-            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-        ];
-        let (y, mo, d, h, mi, s) = self.parts();
-        // 1970-01-01 was a Thursday.
-        let weekday = (self.0.div_euclid(DAY) + 4).rem_euclid(7) as usize;
-        let month = MONTHS[(mo - 1).clamp(0, 11) as usize];
-        format!(
-            "{}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} GMT",
-            DAYS[weekday]
-        )
+        self.civil()
+            .strftime("%a, %d %b %Y %H:%M:%S GMT")
+            .to_string()
     }
 
-    fn parts(self) -> (i64, i64, i64, i64, i64, i64) {
-        let days = self.0.div_euclid(DAY);
-        let secs = self.0.rem_euclid(DAY);
-        let (y, m, d) = civil_from_days(days);
-        (y, m, d, secs / 3600, secs / 60 % 60, secs % 60)
+    /// The date and time of this instant in UTC, held to the years jiff's calendar
+    /// spans (see the module docs).
+    fn civil(self) -> jiff::civil::DateTime {
+        EPOCH
+            .checked_add(jiff::SignedDuration::from_secs(self.0))
+            .unwrap_or(if self.0 > 0 {
+                jiff::civil::DateTime::MAX
+            } else {
+                jiff::civil::DateTime::MIN
+            })
     }
 }
+
+/// 1970-01-01T00:00:00, the Unix epoch in UTC.
+const EPOCH: jiff::civil::DateTime = jiff::civil::datetime(1970, 1, 1, 0, 0, 0, 0);
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -231,8 +244,7 @@ fn parse_w3c_dtf(text: &str) -> Option<Timestamp> {
     };
     let local = from_parts(year, month, day, hour, minute, second)?;
     let utc = local.0 - offset;
-    let writable = days_from_civil(0, 1, 1) * DAY..days_from_civil(10_000, 1, 1) * DAY;
-    writable.contains(&utc).then_some(Timestamp(utc))
+    four_digit_years().contains(&utc).then_some(Timestamp(utc))
 }
 
 /// Takes exactly `width` ASCII digits from the front of `s` as a number.
@@ -251,54 +263,23 @@ fn take(s: &mut &[u8], allowed: &[u8]) -> Option<()> {
     allowed.contains(first).then(|| *s = rest)
 }
 
+/// The instant of a date and time of day in UTC, if that date exists. A second of 60 (a
+/// leap second) reads as the next minute's first.
 fn from_parts(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<Timestamp> {
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let month_days = [
-        31,
-        if leap { 29 } else { 28 },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    let valid = (1..=12).contains(&mo)
-        && (1..=month_days[usize::try_from(mo - 1).ok()?.min(11)]).contains(&d)
-        && (0..24).contains(&h)
-        && (0..60).contains(&mi)
-        // 60 allows a leap second, which then reads as the next minute's first.
-        && (0..=60).contains(&s);
-    valid.then(|| Timestamp(days_from_civil(y, mo, d) * DAY + h * 3600 + mi * 60 + s))
+    let small = |n: i64| i8::try_from(n).ok();
+    let leap = s == 60;
+    let time =
+        jiff::civil::Time::new(small(h)?, small(mi)?, if leap { 59 } else { small(s)? }, 0).ok()?;
+    let date = jiff::civil::Date::new(i16::try_from(y).ok()?, small(mo)?, small(d)?).ok()?;
+    let since_epoch = date.to_datetime(time).duration_since(EPOCH);
+    Some(Timestamp(since_epoch.as_secs() + i64::from(leap)))
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (eras of 400 years, March-based
-/// years so that the leap day falls at the end of a year).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The inverse of [`days_from_civil`].
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+/// The first instant of the year 0000 and of the year 10000 in UTC: what a four-digit
+/// year can write is the instants from the one up to the other.
+fn four_digit_years() -> std::ops::Range<i64> {
+    let first = |y| from_parts(y, 1, 1, 0, 0, 0).map_or(0, Timestamp::unix);
+    first(0)..first(9999) + 365 * DAY
 }
 
 #[cfg(test)]
@@ -427,6 +408,25 @@ mod tests {
     }
 
     #[test]
+    fn instants_after_the_year_9999_are_written_as_its_last_second() {
+        let last = Timestamp::parse_rfc3339("9999-12-31T23:59:59Z").unwrap();
+        for t in [
+            last.plus_secs(1),
+            last.plus_secs(400 * DAY),
+            Timestamp::from_unix(i64::MAX),
+        ] {
+            assert_eq!(t.rfc3339(), "9999-12-31T23:59:59Z");
+            assert_eq!(t.fourteen_digits(), "99991231235959");
+            assert_eq!(t.http_date(), "Fri, 31 Dec 9999 23:59:59 GMT");
+        }
+        assert_eq!(last.rfc3339(), "9999-12-31T23:59:59Z");
+        assert_eq!(
+            Timestamp::from_unix(i64::MIN).rfc3339(),
+            "-9999-01-01T00:00:00Z"
+        );
+    }
+
+    #[test]
     fn system_times_convert_both_ways_to_the_extremes() {
         for secs in [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX] {
             let t = Timestamp::from_unix(secs);
@@ -441,8 +441,9 @@ mod tests {
     }
 
     /// Instants in the years 0000 to 9999, which four-digit years can write.
-    fn four_digit_years() -> std::ops::RangeInclusive<i64> {
-        days_from_civil(0, 1, 1) * DAY..=days_from_civil(9999, 12, 31) * DAY + DAY - 1
+    fn four_digit_years() -> std::ops::Range<i64> {
+        // 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z.
+        -62_167_219_200..253_402_300_800
     }
 
     proptest! {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::bufread::GzDecoder;
 
-use super::{read_line, split_field, Fields, Location};
+use super::fields::{read_line, split_field, Fields, Location};
 use crate::error::{Error, WarcProblem};
 
 /// Longest header line accepted: real headers are far shorter, so a longer one means

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-use super::{Fields, Location};
+use super::fields::{Fields, Location};
 
 /// Writes records, gzipped one member per record, counting offsets as it goes.
 pub struct Writer<W: Write> {

@@ -1,15 +1,35 @@
 //! The archive's index in SQLite: one row per captured response with its verdict and
 //! embargo end, the robots.txt captures, files and releases.
+//!
+//! Every SQL statement of the crate is in this module and its submodules, one for each
+//! step that reads or writes the index (`captures` for ingest's rows, `revisits`,
+//! `assessment`, `releases`, `published` for recovery, `status`, `listing` for `/cdx`,
+//! `files` for the sealed store): the other modules call typed functions and hold no
+//! SQL, so a change of schema is a change here.
 
 use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use crate::capture::RevisitProfile;
 use crate::digest::Digest;
-use crate::revisit::{Revisit, RevisitProfile};
 use crate::time::Timestamp;
 use crate::url::surt;
 use crate::Error;
+
+pub(crate) mod assessment;
+pub(crate) mod captures;
+pub(crate) mod files;
+pub(crate) mod listing;
+pub(crate) mod published;
+pub(crate) mod releases;
+pub(crate) mod revisits;
+pub(crate) mod status;
+
+/// A write transaction on the index: the steps of the pipeline that change several rows
+/// together (a batch of records, a batch of assessments, a release plan) run in one, and
+/// hand it to this module's functions, which hold every statement.
+pub(crate) type Tx<'a> = rusqlite::Transaction<'a>;
 
 /// The index file inside an archive directory.
 pub const INDEX_FILE: &str = "index.sqlite3";
@@ -126,11 +146,36 @@ CREATE INDEX IF NOT EXISTS records_due ON records(embargo_until, id)
     WHERE release_batch IS NULL AND embargo_until IS NOT NULL AND held IS NULL;
 ";
 
+/// How long after a capture a robots.txt capture may come and still govern it: wget,
+/// for one, fetches the start page before robots.txt.
+pub(crate) const LOOK_AHEAD_SECS: i64 = 24 * 3600;
+
+/// What an indexed revisit record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revisit {
+    pub profile: RevisitProfile,
+    /// The index row of the response whose payload it repeats; `None` while that
+    /// response is not in the archive.
+    pub original: Option<i64>,
+}
+
 /// The first observation of a representation: the earliest capture of URL `?1` with
 /// payload digest `?2`. DESIGN: an embargo runs from when the content was first
 /// observed, so a page whose content changes is observed anew.
-pub(crate) const FIRST_OBSERVED: &str =
-    "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
+const FIRST_OBSERVED: &str = "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
+
+/// When the content with payload `digest` was first observed at `url` ([`FIRST_OBSERVED`]);
+/// `None` if no capture holds it.
+pub(crate) fn first_observed(
+    conn: &Connection,
+    url: &str,
+    digest: &str,
+) -> Result<Option<Timestamp>, Error> {
+    let at: Option<i64> = conn
+        .prepare_cached(FIRST_OBSERVED)?
+        .query_row(params![url, digest], |r| r.get(0))?;
+    Ok(at.map(Timestamp::from_unix))
+}
 
 /// What the `digest` column holds for a revisit whose content is not known (it declares
 /// no digest and its original is not in the archive): a key of its own, so that it is
@@ -499,6 +544,11 @@ impl Index {
         })
     }
 
+    /// Begins a write transaction (see [`Tx`]).
+    pub(crate) fn begin(&mut self) -> Result<Tx<'_>, Error> {
+        Ok(self.conn.transaction()?)
+    }
+
     /// Records that the index is in this version's layout, once the stored files have
     /// been read again.
     pub(crate) fn finish_upgrade(&mut self) -> Result<(), Error> {
@@ -553,7 +603,7 @@ impl Index {
         Ok(self.select("WHERE r.id = ?1", [id])?.pop())
     }
 
-    pub(crate) fn select(
+    pub(super) fn select(
         &self,
         clause: &str,
         params: impl rusqlite::Params,
@@ -562,9 +612,14 @@ impl Index {
     }
 }
 
+/// The capture in index row `id`, read through `conn` (a transaction, too).
+pub(crate) fn entry_in(conn: &Connection, id: i64) -> Result<Option<Entry>, Error> {
+    Ok(select(conn, "WHERE r.id = ?1", [id])?.pop())
+}
+
 /// The entries `clause` (`WHERE …`, `ORDER BY …` on `records r`) selects, read through
 /// `conn` (a transaction, too).
-pub(crate) fn select(
+fn select(
     conn: &Connection,
     clause: &str,
     params: impl rusqlite::Params,

@@ -4,32 +4,13 @@
 
 use rusqlite::{params, Transaction};
 
+use super::{unknown_content, FIRST_OBSERVED, LOOK_AHEAD_SECS};
+use crate::capture::{self, Response, RevisitRecord, RobotsBody};
 use crate::digest::{Algorithm, Check, Declared, Digest};
-use crate::http::ResponseHead;
-use crate::index::{unknown_content, FIRST_OBSERVED};
-use crate::revisit::{self, RevisitRecord};
 use crate::time::Timestamp;
 use crate::url::{surt, Origin};
 use crate::warc::Fields;
 use crate::Error;
-
-/// What pass one keeps of a response record's block.
-pub(crate) struct Response {
-    pub head: ResponseHead,
-    pub digest: Digest,
-    /// How the record's declared digest compares with `digest`.
-    pub check: Check,
-    /// The payload when this is a robots.txt capture.
-    pub robots_body: Option<RobotsBody>,
-}
-
-/// A robots.txt capture's payload.
-pub(crate) enum RobotsBody {
-    /// Decoded, up to the parse limit.
-    Read(Vec<u8>),
-    /// In a content coding that could not be undone.
-    Unreadable,
-}
 
 /// Where a record sits in the store.
 #[derive(Debug, Clone, Copy)]
@@ -184,7 +165,7 @@ pub(crate) fn index_response(
             tx,
             "UPDATE records SET pending = 1
              WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
-            params![origin, captured.unix() - crate::assess::LOOK_AHEAD_SECS],
+            params![origin, captured.unix() - LOOK_AHEAD_SECS],
         )?;
     }
     Ok(indexed)
@@ -245,7 +226,7 @@ pub(crate) fn index_revisit(
         captured,
         // A revisit without an HTTP head takes its original's status once it is found.
         status: visit.head.as_ref().map_or(0, |h| h.status),
-        mime: Some(revisit::MIME.to_owned()),
+        mime: Some(capture::MIME.to_owned()),
         digest: &digest,
         last_modified: visit
             .head
@@ -256,9 +237,29 @@ pub(crate) fn index_revisit(
     let same = "id IN (SELECT record FROM revisits WHERE declared IS ?4)";
     let (indexed, id) = insert_capture(tx, at, fields, &row, (same, content.as_deref()))?;
     if indexed != Indexed::Duplicate {
-        visit.insert(tx, id)?;
+        insert_revisit(tx, id, visit)?;
     }
     Ok(indexed)
+}
+
+/// Records what the revisit in index row `id` names as its original.
+fn insert_revisit(tx: &Transaction<'_>, id: i64, visit: &RevisitRecord) -> Result<(), Error> {
+    exec(
+        tx,
+        "INSERT OR IGNORE INTO revisits (record, profile, refers_to, refers_to_url,
+             refers_to_date, declared, has_head)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            id,
+            visit.profile.as_str(),
+            visit.refers_to,
+            visit.refers_to_url,
+            visit.refers_to_date.map(Timestamp::unix),
+            visit.declared.as_ref().map(Digest::as_header),
+            visit.head.is_some(),
+        ],
+    )?;
+    Ok(())
 }
 
 /// Runs a statement prepared once per connection: ingest runs the same few statements
