@@ -256,26 +256,22 @@ mod diagnostic;
 mod differences;
 mod directive;
 mod embargo;
+mod error;
 mod explain;
-mod find;
 mod finding;
 mod group;
-#[cfg(target_arch = "x86_64")]
-mod halves;
 mod lines;
 mod lint;
 mod normalize;
-mod octet_mask;
+mod octets;
 mod parse;
 mod pattern;
 mod robots;
-mod scan;
 mod select;
-mod swar;
+mod simd;
 mod tokens;
 mod url;
 mod user_agent;
-mod value_scan;
 mod verdict;
 
 pub use agent::Agent;
@@ -283,6 +279,7 @@ pub use behaviour::Profile;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use directive::Directive;
 pub use embargo::{Embargo, EmbargoPeriod};
+pub use error::Error;
 pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
@@ -291,34 +288,3 @@ pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARS
 pub use select::Selection;
 pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};
-
-/// What can go wrong outside parsing (which never fails): naming the crawler, choosing a
-/// profile, setting the parse limit. Each message says what to give instead. More
-/// variants may come, so matches need a `_` arm.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// [`Agent::new`] was given an empty name.
-    #[error("the crawler's name is empty; give its product token, e.g. `ExampleBot`")]
-    EmptyAgent,
-    /// [`Agent::new`] was given a name with a character no HTTP token holds (white
-    /// space, `/`, `(`…): a whole User-Agent header, say.
-    #[error("the crawler's name `{agent}` contains {character:?}, which cannot appear in a product token; give just the token, e.g. `ExampleBot`, or use Agent::from_user_agent for a full User-Agent header")]
-    InvalidAgent {
-        /// The name as given.
-        agent: String,
-        /// The first character that cannot stand in a product token.
-        character: char,
-    },
-    /// [`Agent::from_user_agent`] found no product in the header (it is blank, or
-    /// holds only comments).
-    #[error("found no product token in the User-Agent `{0}`; give the crawler's token, e.g. `ExampleBot`")]
-    NoProductInUserAgent(String),
-    /// A profile name other than `rfc9309` (or `rfc`) and `google`, when parsing a
-    /// [`Profile`] from a string.
-    #[error("unknown profile `{0}`; use `rfc9309` or `google`")]
-    UnknownProfile(String),
-    /// [`Options::max_bytes`] was given less than [`MIN_PARSE_LIMIT`].
-    #[error("a parse limit of {0} bytes is below RFC 9309's floor of 512,000 bytes (500 KiB); use 512000 or more")]
-    LimitTooSmall(usize),
-}
