@@ -245,6 +245,9 @@
 //! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
 #![warn(missing_docs)]
+// All of the crate's `unsafe` is in `simd`, each block saying why it is sound.
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod across_query;
 mod advice;
@@ -268,6 +271,7 @@ mod parse;
 mod pattern;
 mod robots;
 mod select;
+#[allow(unsafe_code)]
 mod simd;
 mod tokens;
 mod url;
