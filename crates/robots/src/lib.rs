@@ -249,34 +249,45 @@
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// The modules by floor, each importing only from its own floor (without cycles) and those
+// below it: docs/engine-layers.md draws them, and scripts/check-layers checks them.
+//
+// Kernels and leaves: the SIMD kernels, which hold all of the crate's `unsafe`, and the
+// small types everything names.
+mod diagnostic;
+mod error;
+mod octets;
+#[allow(unsafe_code)]
+mod simd;
+mod user_agent;
+// The vocabulary of robots.txt: profiles, lines and directives, normalised paths and
+// patterns, crawlers, embargoes and verdicts.
 mod across_query;
 mod advice;
 mod agent;
 mod behaviour;
-mod check;
-mod diagnostic;
-#[cfg(test)]
-mod differences;
 mod directive;
 mod embargo;
-mod error;
-mod explain;
+mod lines;
+mod normalize;
+mod pattern;
+mod url;
+mod verdict;
+// The ground floor of a parsed file: `Robots` and the flat vectors it is laid out in.
+mod robots;
+// Building a parsed file and reading it: parsing, the groups for a crawler, the
+// diagnostics' sentences.
 mod finding;
 mod group;
-mod lines;
-mod lint;
-mod normalize;
-mod octets;
 mod parse;
-mod pattern;
-mod robots;
 mod select;
-#[allow(unsafe_code)]
-mod simd;
+// The answers: verdicts, explanations, lint, raw lines.
+mod check;
+#[cfg(test)]
+mod differences;
+mod explain;
+mod lint;
 mod tokens;
-mod url;
-mod user_agent;
-mod verdict;
 
 pub use agent::Agent;
 pub use behaviour::Profile;
