@@ -59,8 +59,6 @@ pub(crate) fn before_nul(path: &[u8]) -> &[u8] {
 /// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
 /// profile. Copies into one of `bufs` only when something changes (and only then pays
 /// for setting up a buffer, sized for the path).
-// Inlined as it was beside its callers in check.rs: a check's path is its hot start.
-#[inline]
 pub(crate) fn match_path<'p>(
     behaviour: &Behaviour,
     url: &'p [u8],

@@ -116,7 +116,7 @@ pub(crate) fn parse(
     parser.finish()
 }
 
-/// The entry points: [`Robots`] is laid out in `robots.rs`, and built here.
+// The entry points: `Robots` is laid out in robots.rs (the floor below) and built here.
 impl Robots {
     /// Parses with the RFC 9309 profile and the default 512,000-byte limit.
     ///
