@@ -13,10 +13,10 @@ use crate::normalize::query_delimiter_escape;
 /// path's query unless it holds the `?` itself; after its first `?` it was normalised as
 /// a query.
 pub(crate) fn query_escapes(pattern: &[u8]) -> bool {
-    let Some(star) = crate::find::find(pattern, b'*') else {
+    let Some(star) = crate::simd::find::find(pattern, b'*') else {
         return false;
     };
-    let query = crate::find::find(pattern, b'?').unwrap_or(pattern.len());
+    let query = crate::simd::find::find(pattern, b'?').unwrap_or(pattern.len());
     let zone = pattern.get(star..query).unwrap_or_default();
     memchr::memchr_iter(b'%', zone).any(|i| query_delimiter_escape(&zone[i..]).is_some())
 }
@@ -169,7 +169,7 @@ mod tests {
         result
     }
 
-    fn normalised(bytes: &[u8], role: crate::normalize::Role) -> Vec<u8> {
+    fn normalised(bytes: &[u8], role: crate::octets::Role) -> Vec<u8> {
         let mut out = Vec::new();
         crate::normalize::rfc_normalize(bytes, role, &mut out);
         out
@@ -191,8 +191,8 @@ mod tests {
             ),
             anchored: bool,
         ) {
-            let pattern = normalised(format!("/*{}", pattern.concat()).as_bytes(), crate::normalize::Role::Pattern);
-            let path = normalised(format!("/{}", path.concat()).as_bytes(), crate::normalize::Role::Path);
+            let pattern = normalised(format!("/*{}", pattern.concat()).as_bytes(), crate::octets::Role::Pattern);
+            let path = normalised(format!("/{}", path.concat()).as_bytes(), crate::octets::Role::Path);
             let query = memchr::memchr(b'?', &path).unwrap_or(path.len());
             let want = every_way(&pattern, (0, 0), anchored, &path, query, &mut Default::default());
             proptest::prop_assert_eq!(matches_across_query(&pattern, anchored, &path), want);
@@ -201,7 +201,7 @@ mod tests {
             }
             if want {
                 let filter = crate::pattern::Filter::of(&pattern, true, query_escapes(&pattern));
-                proptest::prop_assert!(filter.octets_in(crate::octet_mask::byte_mask(&path)));
+                proptest::prop_assert!(filter.octets_in(crate::simd::octet_mask::byte_mask(&path)));
                 proptest::prop_assert!(crate::pattern::PairSet::of(&path).contains_all(&filter.pairs()));
             }
         }

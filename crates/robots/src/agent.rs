@@ -1,7 +1,6 @@
 //! The crawler's identity: its product token (RFC 9309 §2.2.1) and whether it honours
 //! Archive-Embargo; plus reading product tokens out of user-agent lines.
 
-use crate::robots::name_mix;
 use crate::user_agent::{crawler_in_header, is_tchar};
 use crate::Error;
 
@@ -167,6 +166,19 @@ pub(crate) fn product_token_len(value: &[u8], alpha_only: bool) -> usize {
             .position(|&b| b == b'/' || crate::lines::is_space(b))
     }
     .unwrap_or(value.len())
+}
+
+/// A number for a crawler name, from its length and its first and last letters,
+/// ignoring ASCII case as names are compared: equal names give the same number.
+pub(crate) fn name_mix(name: &[u8]) -> usize {
+    let (first, last) = match name {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    name.len() * 7
+        + usize::from(first.to_ascii_lowercase()) * 3
+        + usize::from(last.to_ascii_lowercase())
 }
 
 #[cfg(test)]

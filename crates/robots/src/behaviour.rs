@@ -26,29 +26,6 @@ impl Profile {
         }
     }
 
-    /// Whether this profile allows `url` (an absolute URL or a path) whatever a
-    /// robots.txt says, so also when there is none to read: in the RFC 9309 profile,
-    /// `/robots.txt` itself, after normalisation (§2.2.2), even when the robots.txt is
-    /// unreachable and everything else is disallowed; in the Google profile, nothing,
-    /// since Google's matcher matches `/robots.txt` like any path.
-    ///
-    /// ```
-    /// use robots::Profile;
-    /// assert!(Profile::Rfc9309.always_allows("https://example.com/robots.txt#top"));
-    /// assert!(Profile::Rfc9309.always_allows("/%72obots.txt"));
-    /// assert!(!Profile::Rfc9309.always_allows("/robots.txt?x=1"));
-    /// assert!(!Profile::Google.always_allows("/robots.txt"));
-    /// ```
-    pub fn always_allows(self, url: &str) -> bool {
-        let behaviour = self.behaviour();
-        let mut bufs = crate::normalize::PathBufs::default();
-        behaviour.always_allowed(crate::check::match_path(
-            &behaviour,
-            url.as_bytes(),
-            &mut bufs,
-        ))
-    }
-
     /// The profile's name as the command line spells it, which [`str::parse`] reads back.
     ///
     /// ```

@@ -2,14 +2,12 @@
 //! rule among them (RFC 9309 §2.2.2), and attach the embargo. No allocation on the way.
 
 use crate::across_query::matches_across_query;
-use crate::behaviour::Behaviour;
-use crate::normalize::{rfc_is_normal, PathBufs, Role};
-use crate::octet_mask::byte_mask;
+use crate::normalize::PathBufs;
 use crate::pattern::{matches, PairSet};
 use crate::robots::{GroupData, RuleLine};
 use crate::select::{Chosen, Selection};
-use crate::url::{before_nul, from_path, without_fragment};
-use crate::value_scan::scan_path;
+use crate::simd::octet_mask::byte_mask;
+use crate::url::match_path;
 use crate::{Agent, Embargo, Reason, Robots, Rule, RuleKind, Verdict};
 
 impl Robots {
@@ -359,44 +357,6 @@ fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine,
             (false, false) => (if ra.line <= rb.line { ra } else { rb }, false),
         },
     }
-}
-
-/// The path as rules see it: extracted from the URL, then normalised in the RFC 9309
-/// profile. Copies into one of `bufs` only when something changes (and only then pays
-/// for setting up a buffer, sized for the path).
-pub(crate) fn match_path<'p>(
-    behaviour: &Behaviour,
-    url: &'p [u8],
-    bufs: &'p mut PathBufs,
-) -> &'p [u8] {
-    let Some(rest) = from_path(url, !behaviour.semicolon_in_userinfo_ends_host) else {
-        return b"/";
-    };
-    let normalise = !behaviour.escape_patterns_only;
-    let nul_ends = behaviour.nul_ends_path;
-    let needs_slash = rest[0] != b'/';
-    // The usual URL, found in one pass: a path without fragment that normalising leaves
-    // alone (so without NUL, in RFC 9309). Google's NUL is looked for apart: a test for
-    // it in this pass cost RFC 9309 checks 3% of their time.
-    let scan = scan_path(rest, normalise);
-    if !needs_slash && scan.plain {
-        return if nul_ends { before_nul(rest) } else { rest };
-    }
-    // Google cuts the fragment off the whole URL, then sees the rest up to a NUL.
-    let mut path = if scan.fragment {
-        without_fragment(rest)
-    } else {
-        rest
-    };
-    if nul_ends {
-        path = before_nul(path);
-    }
-    // If nothing was cut, the pass above found an octet to normalise: no second pass.
-    if !needs_slash && (!normalise || (path.len() < rest.len() && rfc_is_normal(path, Role::Path)))
-    {
-        return path;
-    }
-    bufs.path(needs_slash, path, normalise)
 }
 
 #[cfg(test)]

@@ -132,14 +132,14 @@ impl Robots {
     /// ```
     pub fn rule_path(&self, url: &[u8]) -> Vec<u8> {
         let mut bufs = crate::normalize::PathBufs::default();
-        crate::check::match_path(&self.behaviour, url, &mut bufs).to_vec()
+        crate::url::match_path(&self.behaviour, url, &mut bufs).to_vec()
     }
 
     /// [`Robots::explain`] for a URL given as bytes, as [`Robots::check_bytes`] takes it.
     pub fn explain_bytes(&self, agent: &Agent, url: &[u8]) -> Explanation<'_> {
         let verdict = self.check_bytes(agent, url);
         let mut bufs = crate::normalize::PathBufs::default();
-        let path = crate::check::match_path(&self.behaviour, url, &mut bufs);
+        let path = crate::url::match_path(&self.behaviour, url, &mut bufs);
         let groups = self.group_for(agent);
         let rules = || groups.groups().iter().flat_map(|g| g.rules_in_file_order());
         let has_embargo_allow = rules().any(|r| r.kind() == RuleKind::EmbargoAllow);

@@ -1,5 +1,5 @@
-//! What a parsed file keeps of each diagnostic (its code, place and the text it quotes),
-//! and the sentences written from that only when someone asks for them.
+//! The diagnostics' sentences, written from what a parsed file keeps of each (a
+//! [`Finding`]: its code, place and quoted text) only when someone asks for them.
 
 use std::borrow::Cow;
 
@@ -7,58 +7,8 @@ use crate::agent::product_token;
 use crate::behaviour::Behaviour;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::directive::{classify, did_you_mean, Directive, Spelling};
-use crate::parse::{UTF16_BE, UTF16_LE};
-use crate::robots::Span;
+use crate::robots::{Finding, UTF16_BE, UTF16_LE};
 use crate::Robots;
-
-/// A diagnostic as a parsed file holds it, in 32 bytes: a file held in a crawler's cache
-/// does not pay for sentences nobody reads.
-#[derive(Debug, Clone)]
-pub(crate) struct Finding {
-    pub code: Code,
-    pub line: u32,
-    /// 1-based, in bytes.
-    pub column: u32,
-    /// The byte range in the file.
-    pub start: u32,
-    pub end: u32,
-    pub quote: Quote,
-}
-
-/// What a message quotes: text in the arena, and a number. For two quoted texts (a key
-/// and its value, an agent's token and the whole value) the number is the length of the
-/// first, which starts the text.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Quote {
-    pub text: Span,
-    pub number: u32,
-}
-
-impl Quote {
-    pub const NONE: Quote = Quote {
-        text: Span { start: 0, len: 0 },
-        number: 0,
-    };
-
-    pub fn text(text: Span) -> Quote {
-        Quote { text, number: 0 }
-    }
-
-    pub fn number(number: u32) -> Quote {
-        Quote {
-            text: Span::default(),
-            number,
-        }
-    }
-
-    /// Two texts, `first` bytes of one and then the other.
-    pub fn two(text: Span, first: u32) -> Quote {
-        Quote {
-            text,
-            number: first,
-        }
-    }
-}
 
 /// `bytes` as text, each octet that is not UTF-8 written `\xE9`, as diagnostic messages
 /// quote a file's text: a message that quotes a value from a file in Latin-1, say, then
@@ -103,6 +53,20 @@ fn lowercase_key(key: &str) -> String {
 }
 
 impl Robots {
+    /// Everything the parser noticed, in line order. The sentences are written now: a
+    /// parsed file keeps only what they quote.
+    ///
+    /// ```
+    /// use robots::{Code, Robots};
+    /// let robots = Robots::parse(b"User-agent: *\nDisalow: /a\n");
+    /// let found = robots.diagnostics();
+    /// assert_eq!((found[0].code, found[0].line), (Code::MisspeltDirective, 2));
+    /// assert_eq!(found[0].message, "`Disalow` is read as `disallow`");
+    /// ```
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings.iter().map(|f| self.render(f)).collect()
+    }
+
     /// How far the file goes past the parse limit, and how much of it is ignored: more
     /// than that when the limit cuts a line, which is dropped whole.
     fn beyond_limit_words(&self, line: u32) -> String {

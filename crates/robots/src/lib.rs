@@ -246,39 +246,50 @@
 //! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
 #![warn(missing_docs)]
+// All of the crate's `unsafe` is in `simd`, each block saying why it is sound.
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
+// The modules by floor, each importing only from its own floor (without cycles) and those
+// below it: docs/engine-layers.md draws them, and scripts/check-layers checks them.
+//
+// Kernels and leaves: the SIMD kernels, which hold all of the crate's `unsafe`, and the
+// small types everything names.
+mod diagnostic;
+mod error;
+mod octets;
+#[allow(unsafe_code)]
+mod simd;
+mod user_agent;
+// The vocabulary of robots.txt: profiles, lines and directives, normalised paths and
+// patterns, crawlers, embargoes and verdicts.
 mod across_query;
 mod advice;
 mod agent;
 mod availability;
 mod behaviour;
-mod check;
-mod diagnostic;
-#[cfg(test)]
-mod differences;
 mod directive;
 mod embargo;
-mod explain;
-mod find;
+mod lines;
+mod normalize;
+mod pattern;
+mod url;
+mod verdict;
+// The ground floor of a parsed file: `Robots` and the flat vectors it is laid out in.
+mod robots;
+// Building a parsed file and reading it: parsing, the groups for a crawler, the
+// diagnostics' sentences.
 mod finding;
 mod group;
-#[cfg(target_arch = "x86_64")]
-mod halves;
-mod lines;
-mod lint;
-mod normalize;
-mod octet_mask;
 mod parse;
-mod pattern;
-mod robots;
-mod scan;
 mod select;
-mod swar;
+// The answers: verdicts, explanations, lint, raw lines.
+mod check;
+#[cfg(test)]
+mod differences;
+mod explain;
+mod lint;
 mod tokens;
-mod url;
-mod user_agent;
-mod value_scan;
-mod verdict;
 
 pub use agent::Agent;
 pub use availability::Availability;
@@ -286,6 +297,7 @@ pub use behaviour::Profile;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use directive::Directive;
 pub use embargo::{Embargo, EmbargoPeriod};
+pub use error::Error;
 pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
@@ -294,34 +306,3 @@ pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARS
 pub use select::Selection;
 pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};
-
-/// What can go wrong outside parsing (which never fails): naming the crawler, choosing a
-/// profile, setting the parse limit. Each message says what to give instead. More
-/// variants may come, so matches need a `_` arm.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// [`Agent::new`] was given an empty name.
-    #[error("the crawler's name is empty; give its product token, e.g. `ExampleBot`")]
-    EmptyAgent,
-    /// [`Agent::new`] was given a name with a character no HTTP token holds (white
-    /// space, `/`, `(`…): a whole User-Agent header, say.
-    #[error("the crawler's name `{agent}` contains {character:?}, which cannot appear in a product token; give just the token, e.g. `ExampleBot`, or use Agent::from_user_agent for a full User-Agent header")]
-    InvalidAgent {
-        /// The name as given.
-        agent: String,
-        /// The first character that cannot stand in a product token.
-        character: char,
-    },
-    /// [`Agent::from_user_agent`] found no product in the header (it is blank, or
-    /// holds only comments).
-    #[error("found no product token in the User-Agent `{0}`; give the crawler's token, e.g. `ExampleBot`")]
-    NoProductInUserAgent(String),
-    /// A profile name other than `rfc9309` (or `rfc`) and `google`, when parsing a
-    /// [`Profile`] from a string.
-    #[error("unknown profile `{0}`; use `rfc9309` or `google`")]
-    UnknownProfile(String),
-    /// [`Options::max_bytes`] was given less than [`MIN_PARSE_LIMIT`].
-    #[error("a parse limit of {0} bytes is below RFC 9309's floor of 512,000 bytes (500 KiB); use 512000 or more")]
-    LimitTooSmall(usize),
-}

@@ -2,7 +2,7 @@
 //! Owns the line-level syntax of RFC 9309 §2.2 and the lenient forms real files use.
 
 use crate::behaviour::Behaviour;
-use crate::scan::{mark_body, Marks, BLOCK};
+use crate::simd::scan::{mark_body, Marks, BLOCK};
 
 /// Google keeps at most this many bytes of a line (its buffer is 2083 × 8 bytes,
 /// one of which ends the C string); the rest of the line is dropped.

@@ -1,7 +1,8 @@
 //! Percent-encoding normalisation of patterns and paths before they are compared.
 //! RFC 9309 §2.2.2 for the RFC profile; Google's `MaybeEscapePattern` for the Google one.
 
-use crate::find::find_escaped_or_any;
+use crate::octets::{google_changes, is_special_literal, may_change, must_escape, Role};
+use crate::simd::find::find_escaped_or_any;
 
 /// Where normalised bytes go: a `Vec` at parse time, a stack buffer at check time.
 pub(crate) trait Sink {
@@ -52,11 +53,6 @@ fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
-/// Octets RFC 9309 §2.2.2 wants percent-encoded: non-ASCII, controls and space.
-pub(crate) const fn must_escape(b: u8) -> bool {
-    (b >= 0x7F) | (b <= 0x20)
-}
-
 /// In the query, these and their escapes compare equal. The literal is the canonical
 /// form: a pattern like `/*/print/` whose wildcard runs into the query must still see
 /// `/` there, so escapes are decoded rather than literals encoded.
@@ -102,27 +98,6 @@ pub(crate) fn google_escape(input: &[u8], out: &mut impl Sink) {
 /// Whether `google_escape` surely leaves a value as it is.
 pub(crate) fn google_is_escaped(input: &[u8]) -> bool {
     none_of(input, google_changes)
-}
-
-/// Whether `google_escape` may change octet `b`: an escape, or an octet to escape.
-pub(crate) fn google_changes(b: u8) -> bool {
-    (b == b'%') | (b >= 0x80)
-}
-
-/// What is being normalised: the two differ only in `*`, a wildcard in patterns and a
-/// literal in paths.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
-    /// A rule's pattern, without its final `$`.
-    Pattern,
-    /// The path of a URL.
-    Path,
-}
-
-/// Whether `b` is a character that RFC 9309 §2.2.3 gives a special meaning in patterns,
-/// and so stands for itself only when percent-encoded (`%2A`, `%24`).
-const fn is_special_literal(b: u8, role: Role) -> bool {
-    (b == b'$') | ((b == b'*') & matches!(role, Role::Path))
 }
 
 /// RFC 9309 §2.2.2 normalisation of a path or pattern: see the crate docs for the rules.
@@ -181,11 +156,6 @@ pub(crate) fn rfc_normalize(input: &[u8], role: Role, out: &mut impl Sink) {
 /// normalising.
 pub(crate) fn rfc_is_normal(input: &[u8], role: Role) -> bool {
     none_of(input, |b| may_change(b, role))
-}
-
-/// Whether normalising may change octet `b`: escapes, octets to escape, special literals.
-pub(crate) const fn may_change(b: u8, role: Role) -> bool {
-    must_escape(b) | (b == b'%') | is_special_literal(b, role)
 }
 
 /// Whether no octet of `input` is `flagged`, checked 32 octets at a time without an early
@@ -288,7 +258,7 @@ impl<const N: usize> Sink for Fixed<N> {
 
     fn extend(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
-        crate::swar::copy(&mut self.bytes[self.len..end], bytes);
+        crate::simd::swar::copy(&mut self.bytes[self.len..end], bytes);
         self.len = end;
     }
 }

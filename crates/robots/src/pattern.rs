@@ -3,7 +3,7 @@
 //! path, or path × pattern for the rare patterns [`matches_across_query`](crate::across_query::matches_across_query) matches.
 
 use crate::across_query::blank_query_escapes;
-use crate::octet_mask::byte_mask;
+use crate::simd::octet_mask::byte_mask;
 
 /// Whether `pattern` matches a prefix of `path` (or all of it when `anchored`, i.e. the
 /// pattern ended in `$`, which is not part of `pattern` here). `wildcard` says whether the
@@ -21,8 +21,8 @@ use crate::octet_mask::byte_mask;
 #[inline(always)]
 pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8]) -> bool {
     match (wildcard, anchored) {
-        (false, false) => crate::swar::starts_with(path, pattern),
-        (false, true) => crate::swar::same(path, pattern),
+        (false, false) => crate::simd::swar::starts_with(path, pattern),
+        (false, true) => crate::simd::swar::same(path, pattern),
         (true, _) => matches_wildcard(pattern, anchored, path),
     }
 }
@@ -30,7 +30,7 @@ pub(crate) fn matches(pattern: &[u8], wildcard: bool, anchored: bool, path: &[u8
 /// [`matches`] for a pattern that holds a `*`.
 #[inline(never)]
 fn matches_wildcard(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
-    let Some(star) = crate::find::find(pattern, b'*') else {
+    let Some(star) = crate::simd::find::find(pattern, b'*') else {
         return matches(pattern, false, anchored, path);
     };
     let (first, mut rest) = (&pattern[..star], &pattern[star + 1..]);
@@ -40,7 +40,7 @@ fn matches_wildcard(pattern: &[u8], anchored: bool, path: &[u8]) -> bool {
     }
     let mut pos = first.len();
     loop {
-        match crate::find::find(rest, b'*') {
+        match crate::simd::find::find(rest, b'*') {
             Some(next) => {
                 let segment = &rest[..next];
                 match find(&path[pos..], segment) {

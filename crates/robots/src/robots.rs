@@ -5,9 +5,9 @@ use std::ops::Range;
 use std::time::Duration;
 
 use crate::behaviour::Behaviour;
-use crate::finding::Finding;
+use crate::diagnostic::Code;
 use crate::pattern::Filter;
-use crate::{Diagnostic, Directive, EmbargoPeriod, Error, Profile, RuleKind};
+use crate::{Directive, EmbargoPeriod, Error, Profile, RuleKind};
 
 /// The least (and default) number of bytes parsed: RFC 9309 §2.5 asks crawlers to parse
 /// at least 500 KiB.
@@ -323,19 +323,6 @@ pub(crate) struct GroupData {
     pub pacing: u32,
 }
 
-/// A number for a crawler name, from its length and its first and last letters,
-/// ignoring ASCII case as names are compared: equal names give the same number.
-pub(crate) fn name_mix(name: &[u8]) -> usize {
-    let (first, last) = match name {
-        [] => (0, 0),
-        [first, .., last] => (*first, *last),
-        [only] => (*only, *only),
-    };
-    name.len() * 7
-        + usize::from(first.to_ascii_lowercase()) * 3
-        + usize::from(last.to_ascii_lowercase())
-}
-
 /// The `pacing` of a group without crawl-delay or request-rate.
 pub(crate) const NO_PACING: u32 = u32::MAX;
 
@@ -418,6 +405,87 @@ pub struct RequestRate {
     pub per: Duration,
 }
 
+/// What a file's groups choose for an agent none of them can name, found at parse time:
+/// most checks are for such agents, and then need not read any group's names. In 16
+/// bytes, since a crawler's cache holds thousands of files.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Globals {
+    /// Bit `name_mix % 64` of every user-agent line's name but `*`'s: an agent whose bit
+    /// is not set is named by no group. Finer than the groups' 16 bits.
+    pub names: u64,
+    /// How many groups are `*` groups, and the first of them; with one or none (the
+    /// usual case), no group need be visited.
+    pub count: u32,
+    pub first: u32,
+}
+
+impl Globals {
+    /// Notes the [`name_mix`](crate::agent::name_mix) of a user-agent line's name.
+    pub(crate) fn name(&mut self, mix: usize) {
+        self.names |= 1 << (mix % 64);
+    }
+
+    /// Finds the `*` groups, once all groups are read.
+    pub(crate) fn find(&mut self, groups: &[GroupData]) {
+        self.count = groups.iter().filter(|g| g.global).count() as u32;
+        self.first = groups.iter().position(|g| g.global).unwrap_or(0) as u32;
+    }
+}
+
+/// A diagnostic as a parsed file holds it, in 32 bytes: a file held in a crawler's cache
+/// does not pay for sentences nobody reads.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    pub code: Code,
+    pub line: u32,
+    /// 1-based, in bytes.
+    pub column: u32,
+    /// The byte range in the file.
+    pub start: u32,
+    pub end: u32,
+    pub quote: Quote,
+}
+
+/// What a message quotes: text in the arena, and a number. For two quoted texts (a key
+/// and its value, an agent's token and the whole value) the number is the length of the
+/// first, which starts the text.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Quote {
+    pub text: Span,
+    pub number: u32,
+}
+
+impl Quote {
+    pub const NONE: Quote = Quote {
+        text: Span { start: 0, len: 0 },
+        number: 0,
+    };
+
+    pub fn text(text: Span) -> Quote {
+        Quote { text, number: 0 }
+    }
+
+    pub fn number(number: u32) -> Quote {
+        Quote {
+            text: Span::default(),
+            number,
+        }
+    }
+
+    /// Two texts, `first` bytes of one and then the other.
+    pub fn two(text: Span, first: u32) -> Quote {
+        Quote {
+            text,
+            number: first,
+        }
+    }
+}
+
+/// What a not-utf8 finding quotes for a file that starts with a UTF-16 byte-order mark,
+/// little- or big-endian, in place of its first byte.
+pub(crate) const UTF16_LE: u32 = 0xFFFE;
+pub(crate) const UTF16_BE: u32 = 0xFEFF;
+
 /// A parsed robots.txt. Parsing never fails and never panics.
 ///
 /// ```
@@ -442,7 +510,7 @@ pub struct Robots {
     pub(crate) rules: Vec<RuleLine>,
     pub(crate) records: Vec<RecordLine>,
     pub(crate) findings: Vec<Finding>,
-    pub(crate) globals: crate::select::Globals,
+    pub(crate) globals: Globals,
     pub(crate) size: usize,
     /// `size` is the input's exact size, not a lower bound ([`Unread::MoreThan`]).
     pub(crate) size_exact: bool,
@@ -474,89 +542,6 @@ impl Robots {
             .get(group.pacing as usize)
             .copied()
             .unwrap_or_default()
-    }
-
-    /// Parses with the RFC 9309 profile and the default 512,000-byte limit.
-    ///
-    /// Any bytes parse, as RFC 9309 §2.3.1.5 asks (crawlers use the rules they can
-    /// read): an empty body, an HTML page or a file that is not UTF-8 gives a `Robots`
-    /// like any other, with what was skipped or guessed in [`Robots::diagnostics`]. A
-    /// file with no group for an agent, and no `*` group, allows that agent everything.
-    ///
-    /// ```
-    /// use robots::{Agent, Code, Reason, Robots};
-    /// let bot = Agent::new("ExampleBot").unwrap();
-    ///
-    /// let empty = Robots::parse(b"");
-    /// assert_eq!(empty.check(&bot, "/x").reason(), Reason::NoGroup);
-    ///
-    /// let html = Robots::parse(b"<html><body>Not found</body></html>");
-    /// assert!(html.check(&bot, "/x").allowed());
-    /// assert_eq!(html.diagnostics()[0].code, Code::LooksLikeHtml);
-    /// ```
-    pub fn parse(bytes: &[u8]) -> Robots {
-        Robots::parse_with(bytes, Options::default())
-    }
-
-    /// Parses with the given options.
-    ///
-    /// ```
-    /// use robots::{Agent, Options, Profile, Robots};
-    ///
-    /// // Google reads any key starting with a directive's name: `Disallowed` disallows.
-    /// let body = b"User-agent: *\nDisallowed: /x\n";
-    /// let bot = Agent::new("ExampleBot").unwrap();
-    /// let google = Robots::parse_with(body, Options::new().profile(Profile::Google));
-    /// assert!(!google.check(&bot, "/x").allowed());
-    /// assert!(Robots::parse(body).check(&bot, "/x").allowed());
-    ///
-    /// // Parse up to 2 MB rather than RFC 9309's 500 KiB.
-    /// let options = Options::new().max_bytes(2_000_000).unwrap();
-    /// assert_eq!(Robots::parse_with(body, options).options().limit(), 2_000_000);
-    /// ```
-    ///
-    /// A thread keeps the emptied vectors of its last parse to build the next file in
-    /// (as long as they take at most 512 KiB); the `Robots` returned holds vectors of
-    /// exactly the size it needs.
-    pub fn parse_with(bytes: &[u8], options: Options) -> Robots {
-        crate::parse::parse(bytes, Unread::NONE, options, options.profile.behaviour())
-    }
-
-    /// Parses the start of a file that goes on past it, without the rest: what a reader
-    /// bounded by the parse limit has read, and what it learnt of the bytes it did not
-    /// keep. The result is the one [`Robots::parse_with`] gives the whole file (the same
-    /// rules, [`Robots::size`] and diagnostics), so a file of any length, or an endless
-    /// stream, can be read in memory bounded by the limit: RFC 9309 §2.5 lets crawlers
-    /// ignore what lies past it.
-    ///
-    /// `start` should hold at least the first [`Options::limit`] + 1 bytes (or the
-    /// whole file): the byte after the limit says whether the limit cuts a line, which is
-    /// then dropped whole. Given fewer, with bytes unread, `start` is taken as cut inside
-    /// its last line, which is dropped unless `start` ends in a line break.
-    ///
-    /// ```
-    /// use robots::{Agent, Options, Robots, Unread, MIN_PARSE_LIMIT};
-    /// let mut file = b"User-agent: *\nDisallow: /private\n".to_vec();
-    /// file.resize(MIN_PARSE_LIMIT + 5_000, b'#');
-    ///
-    /// // Read one byte past the limit, and count the rest as it streams by.
-    /// let start = &file[..MIN_PARSE_LIMIT + 1];
-    /// let rest = Unread::Text(file.len() - start.len());
-    /// let robots = Robots::parse_start(start, rest, Options::new());
-    /// let whole = Robots::parse(&file);
-    /// assert_eq!(robots.size(), whole.size());
-    /// assert_eq!(robots.parsed_bytes(), whole.parsed_bytes());
-    /// assert_eq!(robots.diagnostics(), whole.diagnostics());
-    /// let bot = Agent::new("ExampleBot").unwrap();
-    /// assert!(!robots.check(&bot, "/private").allowed());
-    ///
-    /// // A stream given up on after a while: the size is only a lower bound.
-    /// let robots = Robots::parse_start(start, Unread::MoreThan(1 << 30), Options::new());
-    /// assert!(!robots.size_exact());
-    /// assert!(robots.diagnostics()[0].message.contains("more than"));
-    /// ```
-    pub fn parse_start(start: &[u8], unread: Unread, options: Options) -> Robots {
-        crate::parse::parse(start, unread, options, options.profile.behaviour())
     }
 
     pub(crate) fn text(&self, span: Span) -> &[u8] {
@@ -594,20 +579,6 @@ impl Robots {
     /// The profile the file was parsed with.
     pub fn profile(&self) -> Profile {
         self.options.profile
-    }
-
-    /// Everything the parser noticed, in line order. The sentences are written now: a
-    /// parsed file keeps only what they quote.
-    ///
-    /// ```
-    /// use robots::{Code, Robots};
-    /// let robots = Robots::parse(b"User-agent: *\nDisalow: /a\n");
-    /// let found = robots.diagnostics();
-    /// assert_eq!((found[0].code, found[0].line), (Code::MisspeltDirective, 2));
-    /// assert_eq!(found[0].message, "`Disalow` is read as `disallow`");
-    /// ```
-    pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.findings.iter().map(|f| self.render(f)).collect()
     }
 
     /// The size of the input in bytes: with [`Robots::parse_start`], the start given and

@@ -39,7 +39,7 @@ impl Selection {
 pub(crate) struct Chosen {
     pub selection: Selection,
     few: [u32; FEW],
-    /// The agent's name bit (its [`name_mix`](crate::robots::name_mix) % 16, as in
+    /// The agent's name bit (its [`name_mix`](crate::agent::name_mix) % 16, as in
     /// [`GroupData::names`]), for finding named groups again past the first [`FEW`].
     bit: u16,
 }
@@ -55,33 +55,6 @@ impl Chosen {
             Selection::Named { groups } | Selection::Global { groups } => groups,
             Selection::None => 0,
         }
-    }
-}
-
-/// What a file's groups choose for an agent none of them can name, found at parse time:
-/// most checks are for such agents, and then need not read any group's names. In 16
-/// bytes, since a crawler's cache holds thousands of files.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Globals {
-    /// Bit `name_mix % 64` of every user-agent line's name but `*`'s: an agent whose bit
-    /// is not set is named by no group. Finer than the groups' 16 bits.
-    names: u64,
-    /// How many groups are `*` groups, and the first of them; with one or none (the
-    /// usual case), no group need be visited.
-    count: u32,
-    first: u32,
-}
-
-impl Globals {
-    /// Notes the [`name_mix`](crate::robots::name_mix) of a user-agent line's name.
-    pub(crate) fn name(&mut self, mix: usize) {
-        self.names |= 1 << (mix % 64);
-    }
-
-    /// Finds the `*` groups, once all groups are read.
-    pub(crate) fn find(&mut self, groups: &[GroupData]) {
-        self.count = groups.iter().filter(|g| g.global).count() as u32;
-        self.first = groups.iter().position(|g| g.global).unwrap_or(0) as u32;
     }
 }
 
@@ -223,7 +196,7 @@ impl Robots {
         let name = self.compared_name(agent);
         token.len as usize == name.len()
             && (self.behaviour.alpha_agent_tokens || !name.is_empty())
-            && crate::swar::same_ignoring_case(self.text(token), name)
+            && crate::simd::swar::same_ignoring_case(self.text(token), name)
     }
 
     /// What user-agent lines are compared with: the name as given (Google) or the

@@ -2,10 +2,9 @@
 //! profile), and the diagnostics about agent names (RFC 9309 §2.2.1).
 
 use super::{Parser, Place};
-use crate::agent::product_token_len;
+use crate::agent::{name_mix, product_token_len};
 use crate::diagnostic::Code;
-use crate::finding::Quote;
-use crate::robots::{name_mix, AgentLine, GroupData};
+use crate::robots::{AgentLine, GroupData, Quote};
 
 impl Parser {
     /// Opens a group unless the current one is still collecting user-agent lines; returns

@@ -4,10 +4,10 @@
 use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
-use crate::finding::{escaped, Finding, Quote};
+use crate::finding::escaped;
 use crate::lines::{bom_len, split_line, KeyValue, Line, LineContent, LineSyntax, Lines};
-use crate::robots::{AgentLine, Site, Span};
-use crate::scan::Marks;
+use crate::robots::{AgentLine, Finding, Quote, Site, Span, UTF16_BE, UTF16_LE};
+use crate::simd::scan::Marks;
 use crate::EmbargoPeriod;
 use crate::{Options, Robots, RuleKind, Unread};
 use std::collections::HashMap;
@@ -116,15 +116,96 @@ pub(crate) fn parse(
     parser.finish()
 }
 
+// The entry points: `Robots` is laid out in robots.rs (the floor below) and built here.
+impl Robots {
+    /// Parses with the RFC 9309 profile and the default 512,000-byte limit.
+    ///
+    /// Any bytes parse, as RFC 9309 §2.3.1.5 asks (crawlers use the rules they can
+    /// read): an empty body, an HTML page or a file that is not UTF-8 gives a `Robots`
+    /// like any other, with what was skipped or guessed in [`Robots::diagnostics`]. A
+    /// file with no group for an agent, and no `*` group, allows that agent everything.
+    ///
+    /// ```
+    /// use robots::{Agent, Code, Reason, Robots};
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    ///
+    /// let empty = Robots::parse(b"");
+    /// assert_eq!(empty.check(&bot, "/x").reason(), Reason::NoGroup);
+    ///
+    /// let html = Robots::parse(b"<html><body>Not found</body></html>");
+    /// assert!(html.check(&bot, "/x").allowed());
+    /// assert_eq!(html.diagnostics()[0].code, Code::LooksLikeHtml);
+    /// ```
+    pub fn parse(bytes: &[u8]) -> Robots {
+        Robots::parse_with(bytes, Options::default())
+    }
+
+    /// Parses with the given options.
+    ///
+    /// ```
+    /// use robots::{Agent, Options, Profile, Robots};
+    ///
+    /// // Google reads any key starting with a directive's name: `Disallowed` disallows.
+    /// let body = b"User-agent: *\nDisallowed: /x\n";
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    /// let google = Robots::parse_with(body, Options::new().profile(Profile::Google));
+    /// assert!(!google.check(&bot, "/x").allowed());
+    /// assert!(Robots::parse(body).check(&bot, "/x").allowed());
+    ///
+    /// // Parse up to 2 MB rather than RFC 9309's 500 KiB.
+    /// let options = Options::new().max_bytes(2_000_000).unwrap();
+    /// assert_eq!(Robots::parse_with(body, options).options().limit(), 2_000_000);
+    /// ```
+    ///
+    /// A thread keeps the emptied vectors of its last parse to build the next file in
+    /// (as long as they take at most 512 KiB); the `Robots` returned holds vectors of
+    /// exactly the size it needs.
+    pub fn parse_with(bytes: &[u8], options: Options) -> Robots {
+        parse(bytes, Unread::NONE, options, options.profile.behaviour())
+    }
+
+    /// Parses the start of a file that goes on past it, without the rest: what a reader
+    /// bounded by the parse limit has read, and what it learnt of the bytes it did not
+    /// keep. The result is the one [`Robots::parse_with`] gives the whole file (the same
+    /// rules, [`Robots::size`] and diagnostics), so a file of any length, or an endless
+    /// stream, can be read in memory bounded by the limit: RFC 9309 §2.5 lets crawlers
+    /// ignore what lies past it.
+    ///
+    /// `start` should hold at least the first [`Options::limit`] + 1 bytes (or the
+    /// whole file): the byte after the limit says whether the limit cuts a line, which is
+    /// then dropped whole. Given fewer, with bytes unread, `start` is taken as cut inside
+    /// its last line, which is dropped unless `start` ends in a line break.
+    ///
+    /// ```
+    /// use robots::{Agent, Options, Robots, Unread, MIN_PARSE_LIMIT};
+    /// let mut file = b"User-agent: *\nDisallow: /private\n".to_vec();
+    /// file.resize(MIN_PARSE_LIMIT + 5_000, b'#');
+    ///
+    /// // Read one byte past the limit, and count the rest as it streams by.
+    /// let start = &file[..MIN_PARSE_LIMIT + 1];
+    /// let rest = Unread::Text(file.len() - start.len());
+    /// let robots = Robots::parse_start(start, rest, Options::new());
+    /// let whole = Robots::parse(&file);
+    /// assert_eq!(robots.size(), whole.size());
+    /// assert_eq!(robots.parsed_bytes(), whole.parsed_bytes());
+    /// assert_eq!(robots.diagnostics(), whole.diagnostics());
+    /// let bot = Agent::new("ExampleBot").unwrap();
+    /// assert!(!robots.check(&bot, "/private").allowed());
+    ///
+    /// // A stream given up on after a while: the size is only a lower bound.
+    /// let robots = Robots::parse_start(start, Unread::MoreThan(1 << 30), Options::new());
+    /// assert!(!robots.size_exact());
+    /// assert!(robots.diagnostics()[0].message.contains("more than"));
+    /// ```
+    pub fn parse_start(start: &[u8], unread: Unread, options: Options) -> Robots {
+        parse(start, unread, options, options.profile.behaviour())
+    }
+}
+
 /// `ï»¿` in UTF-8: the UTF-8 byte-order mark (EF BB BF) read as Latin-1 and written out
 /// again as UTF-8, as editors and CMS templates do; 78 of the 20,000 corpus files start
 /// with it.
 const GARBLED_BOM: &[u8] = b"\xC3\xAF\xC2\xBB\xC2\xBF";
-
-/// What a not-utf8 finding quotes for a file that starts with a UTF-16 byte-order mark,
-/// little- or big-endian, in place of its first byte.
-pub(crate) const UTF16_LE: u32 = 0xFFFE;
-pub(crate) const UTF16_BE: u32 = 0xFEFF;
 
 /// The bytes to parse: at most `limit`, cut back to the last whole line so that a rule is
 /// never read half-written.

@@ -7,8 +7,7 @@ use super::{span_from, Parser, Place};
 use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
-use crate::finding::Quote;
-use crate::robots::{Pacing, RecordLine, RequestRate, NO_PACING};
+use crate::robots::{Pacing, Quote, RecordLine, RequestRate, NO_PACING};
 
 /// Keys that real files use for extensions other crawlers read; they are kept as records
 /// without an "unknown directive" warning.

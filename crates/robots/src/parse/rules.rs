@@ -3,10 +3,10 @@
 
 use super::{span_from, Parser, Place, RuleText, ValueFacts};
 use crate::diagnostic::Code;
-use crate::finding::Quote;
-use crate::normalize::{google_escape, rfc_normalize, Role};
-use crate::robots::{RuleLine, RuleParts, Span};
-use crate::value_scan::{google_scan_pattern, rfc_scan_pattern};
+use crate::normalize::{google_escape, rfc_normalize};
+use crate::octets::Role;
+use crate::robots::{Quote, RuleLine, RuleParts, Span};
+use crate::simd::value_scan::{google_scan_pattern, rfc_scan_pattern};
 use crate::{EmbargoPeriod, RuleKind};
 
 impl Parser {
@@ -34,7 +34,7 @@ impl Parser {
         let dollar = if facts.no_inner_dollar {
             None
         } else {
-            crate::find::find(value, b'$').filter(|&d| d + 1 < value.len())
+            crate::simd::find::find(value, b'$').filter(|&d| d + 1 < value.len())
         };
         if let Some(dollar) = dollar {
             self.report(
@@ -85,7 +85,7 @@ impl Parser {
                 };
                 let wildcard = facts
                     .wildcard
-                    .unwrap_or_else(|| crate::find::find(text, b'*').is_some());
+                    .unwrap_or_else(|| crate::simd::find::find(text, b'*').is_some());
                 // Only a wildcard value that normalising changed (one holding a `%`) can
                 // hold such an escape; Google compares escapes as written.
                 let across_query = wildcard
@@ -208,7 +208,7 @@ impl Parser {
             across_query: false,
         };
         let text = self.robots.text(pattern);
-        let rule = RuleLine::new(parts, text, crate::find::find(text, b'*').is_some());
+        let rule = RuleLine::new(parts, text, crate::simd::find::find(text, b'*').is_some());
         self.push(group, rule);
     }
 

@@ -6,9 +6,8 @@ use std::mem::take;
 
 use super::rank::RankOrder;
 use super::{GroupTexts, Parser};
-use crate::finding::Finding;
-use crate::robots::{AgentLine, GroupData, Pacing, RecordLine, RuleLine, Site};
-use crate::scan::Marks;
+use crate::robots::{AgentLine, Finding, GroupData, Pacing, RecordLine, RuleLine, Site};
+use crate::simd::scan::Marks;
 use crate::Robots;
 
 /// A thread keeps its scratch only while its vectors hold at most this many octets

@@ -2,16 +2,15 @@
 //! normalising may change it, and whether it holds `$` and `*` ([`PatternScan`]); and
 //! the same pass over a checked path, for octets to normalise and a `#`.
 
-use crate::normalize::{google_changes, may_change, Role};
-#[cfg(doc)]
-use crate::normalize::{google_is_escaped, rfc_is_normal};
+use crate::octets::{google_changes, may_change, Role};
 
 /// What one pass over a rule's value tells (less its final `$` in RFC 9309, which reads
 /// that off first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PatternScan {
-    /// The profile's normalising surely leaves it as it is: [`rfc_is_normal`] or
-    /// [`google_is_escaped`].
+    /// The profile's normalising surely leaves it as it is:
+    /// [`rfc_is_normal`](crate::normalize::rfc_is_normal) or
+    /// [`google_is_escaped`](crate::normalize::google_is_escaped).
     pub unchanged: bool,
     /// It may hold a `$`: false only where it surely holds none.
     pub dollar: bool,
@@ -61,8 +60,8 @@ pub(crate) struct PathScan {
     pub fragment: bool,
 }
 
-/// [`rfc_is_normal`] for a rule's value, and whether it holds a `*`, in one pass. The
-/// check flags `$`, so a value it passes holds none.
+/// [`rfc_is_normal`](crate::normalize::rfc_is_normal) for a rule's value, and whether it
+/// holds a `*`, in one pass. The check flags `$`, so a value it passes holds none.
 pub(crate) fn rfc_scan_pattern(input: &[u8]) -> PatternScan {
     let found = scan(input, Flagging::Rfc);
     PatternScan {
@@ -91,8 +90,9 @@ pub(crate) fn scan_path(path: &[u8], normalise: bool) -> PathScan {
     }
 }
 
-/// [`google_is_escaped`] for a rule's value, and whether it holds a `$` and a `*`, in one
-/// pass. Not inlined: in the parser's loop it made the RFC 9309 profile's code slower.
+/// [`google_is_escaped`](crate::normalize::google_is_escaped) for a rule's value, and
+/// whether it holds a `$` and a `*`, in one pass. Not inlined: in the parser's loop it made the RFC 9309 profile's code
+/// slower.
 #[inline(never)]
 pub(crate) fn google_scan_pattern(input: &[u8]) -> PatternScan {
     let found = scan(input, Flagging::Google);
@@ -134,7 +134,7 @@ fn scan(input: &[u8], flagging: Flagging) -> Found {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn scan(input: &[u8], flagging: Flagging) -> Found {
-    use crate::halves::overlapping_halves;
+    use crate::simd::halves::overlapping_halves;
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8, _mm_setzero_si128,

@@ -1,7 +1,7 @@
 //! Finding the first of a few octets in a short byte string (a host, a path, a rule's
 //! value): sixteen octets at a time with SSE2, where a call into `memchr` costs more.
 
-use crate::normalize::must_escape;
+use crate::octets::must_escape;
 
 /// Input shorter than this is searched faster here than by `memchr`, whose vector search
 /// pays for itself only on longer input.
@@ -40,7 +40,7 @@ pub(crate) fn find_escaped_or_any<const N: usize>(bytes: &[u8], octets: [u8; N])
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn first<const N: usize>(bytes: &[u8], octets: [u8; N], escaped: bool) -> Option<usize> {
-    use crate::halves::overlapping_halves;
+    use crate::simd::halves::overlapping_halves;
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8, _mm_setzero_si128,
