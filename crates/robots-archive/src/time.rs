@@ -11,12 +11,24 @@ use crate::Error;
 ///
 /// Seconds are the precision of WARC-Date in practice and of HTTP-dates, so nothing is
 /// lost, and the index can sort and compare plain integers.
+///
+/// Any instant is held, but only those of the years 0000 to 9999 can be written: RFC 3339
+/// (§5.6, `date-fullyear = 4DIGIT`), WARC-Date and 14-digit stamps have four-digit years.
+/// An instant past [`Timestamp::LATEST`] (the end of an embargo on a capture dated
+/// 9999-12-31, say) is written as that last second, and one before
+/// [`Timestamp::EARLIEST`] as that first second, rather than as a year no reader takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(i64);
 
 const DAY: i64 = 86_400;
 
 impl Timestamp {
+    /// 0000-01-01T00:00:00Z, the first instant a four-digit year can write.
+    pub const EARLIEST: Timestamp = Timestamp(-62_167_219_200);
+
+    /// 9999-12-31T23:59:59Z, the last instant a four-digit year can write.
+    pub const LATEST: Timestamp = Timestamp(253_402_300_799);
+
     /// The instant `secs` seconds after the Unix epoch.
     pub const fn from_unix(secs: i64) -> Timestamp {
         Timestamp(secs)
@@ -106,19 +118,22 @@ impl Timestamp {
         from_parts(year, month, day, hour, minute, second).ok_or_else(bad)
     }
 
-    /// `2026-01-31T12:00:00Z`, the form WARC-Date uses.
+    /// `2026-01-31T12:00:00Z`, the form WARC-Date uses; 9999-12-31T23:59:59Z for any
+    /// later instant (see [`Timestamp`]).
     pub fn rfc3339(self) -> String {
         let (y, mo, d, h, mi, s) = self.parts();
         format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
     }
 
-    /// `20260131120000`, the form Wayback URLs and CDX lines use.
+    /// `20260131120000`, the form Wayback URLs and CDX lines use; `99991231235959` for
+    /// any later instant.
     pub fn fourteen_digits(self) -> String {
         let (y, mo, d, h, mi, s) = self.parts();
         format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}")
     }
 
-    /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7).
+    /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7), whose
+    /// year has four digits too: `Fri, 31 Dec 9999 23:59:59 GMT` for any later instant.
     pub fn http_date(self) -> String {
         // Written here rather than with `httpdate`, which refuses times before 1970
         // that a WARC-Date can still hold.
@@ -128,7 +143,7 @@ impl Timestamp {
         ];
         let (y, mo, d, h, mi, s) = self.parts();
         // 1970-01-01 was a Thursday.
-        let weekday = (self.0.div_euclid(DAY) + 4).rem_euclid(7) as usize;
+        let weekday = (self.written().div_euclid(DAY) + 4).rem_euclid(7) as usize;
         let month = MONTHS[(mo - 1).clamp(0, 11) as usize];
         format!(
             "{}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} GMT",
@@ -136,9 +151,14 @@ impl Timestamp {
         )
     }
 
+    /// The instant as written: within [`Timestamp::EARLIEST`] and [`Timestamp::LATEST`].
+    fn written(self) -> i64 {
+        self.0.clamp(Timestamp::EARLIEST.0, Timestamp::LATEST.0)
+    }
+
     fn parts(self) -> (i64, i64, i64, i64, i64, i64) {
-        let days = self.0.div_euclid(DAY);
-        let secs = self.0.rem_euclid(DAY);
+        let days = self.written().div_euclid(DAY);
+        let secs = self.written().rem_euclid(DAY);
         let (y, m, d) = civil_from_days(days);
         (y, m, d, secs / 3600, secs / 60 % 60, secs % 60)
     }
@@ -438,6 +458,33 @@ mod tests {
             -2,
             "rounded towards the past"
         );
+    }
+
+    #[test]
+    fn instants_past_the_year_9999_are_written_as_its_last_second() {
+        assert_eq!(
+            (Timestamp::EARLIEST.unix(), Timestamp::LATEST.unix()),
+            (
+                days_from_civil(0, 1, 1) * DAY,
+                days_from_civil(10_000, 1, 1) * DAY - 1
+            )
+        );
+        // A capture dated 9999-12-31 under a 30-day embargo, and the far extremes.
+        let capture = Timestamp::parse_rfc3339("9999-12-31T12:00:00Z").unwrap();
+        for late in [capture.plus_secs(30 * DAY), Timestamp::from_unix(i64::MAX)] {
+            assert_eq!(late.rfc3339(), "9999-12-31T23:59:59Z");
+            assert_eq!(late.fourteen_digits(), "99991231235959");
+            assert_eq!(late.http_date(), "Fri, 31 Dec 9999 23:59:59 GMT");
+            // Written, it reads back: the last second, not a year RFC 3339 refuses.
+            assert_eq!(
+                Timestamp::parse_rfc3339(&late.to_string()).unwrap(),
+                Timestamp::LATEST
+            );
+        }
+        let early = Timestamp::from_unix(i64::MIN);
+        assert_eq!(early.rfc3339(), "0000-01-01T00:00:00Z");
+        assert_eq!(early.fourteen_digits(), "00000101000000");
+        assert_eq!(early.http_date(), "Sat, 01 Jan 0000 00:00:00 GMT");
     }
 
     /// Instants in the years 0000 to 9999, which four-digit years can write.
