@@ -773,6 +773,30 @@ fn a_failed_ingest_that_indexed_nothing_leaves_the_store_as_it_was() {
 }
 
 #[test]
+fn an_empty_file_is_refused_and_leaves_nothing_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive_dir = dir.path().join("archive");
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    let empty = dir.path().join("empty.warc.gz");
+    std::fs::write(&empty, b"").unwrap();
+    for _ in 0..2 {
+        // Refused again the same way: not taken for a file already ingested.
+        let e = archive.ingest(&empty, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&e, Error::Warc { path, offset: 0, .. } if *path == empty),
+            "{e}"
+        );
+        assert!(e.to_string().contains("the file is empty"), "{e}");
+        assert_eq!(problem(e), WarcProblem::Empty);
+        assert_eq!(stored_files(&archive_dir), Vec::<String>::new());
+    }
+    // The archive goes on as before: a good file after it is ingested.
+    let good = write_warc(&dir.path().join("good.warc.gz"), &[site_robots()], 1);
+    archive.ingest(&good, &mut |_| {}).unwrap();
+    assert_eq!(stored_files(&archive_dir).len(), 1);
+}
+
+#[test]
 fn a_failed_ingest_never_takes_out_a_file_sealed_before() {
     let dir = tempfile::tempdir().unwrap();
     let archive_dir = dir.path().join("archive");

@@ -41,6 +41,11 @@ fn text(out: &Output) -> String {
 
 /// robots.txt with a week's embargo on /news, then `n` news pages, one a second.
 fn write_warc(path: &Path, n: usize) -> PathBuf {
+    write_warc_from(path, n, T0)
+}
+
+/// [`write_warc`], the first record dated `t0` (Unix seconds).
+fn write_warc_from(path: &Path, n: usize, t0: i64) -> PathBuf {
     let mut w = Writer::new(std::fs::File::create(path).unwrap());
     let mut write = |i: usize, url: &str, body: &str| {
         let mut f = Fields::new();
@@ -49,7 +54,7 @@ fn write_warc(path: &Path, n: usize) -> PathBuf {
             "WARC-Record-ID",
             format!("<urn:uuid:00000000-0000-4000-8000-{i:012}>"),
         );
-        f.push("WARC-Date", Timestamp::from_unix(T0 + i as i64).rfc3339());
+        f.push("WARC-Date", Timestamp::from_unix(t0 + i as i64).rfc3339());
         f.push("WARC-Target-URI", url);
         let block = format!(
             "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
@@ -477,6 +482,115 @@ fn ingest_checks_its_files_before_creating_the_archive() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("cannot read"), "{}", text(&out));
     assert!(!archive.exists());
+}
+
+/// Among several files, every path that cannot be ingested is named in one error, before
+/// any file is: the good files are not ingested either, and the run ends with status 2.
+#[test]
+fn ingest_names_every_missing_file_before_ingesting_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_warc(&dir.path().join("a.warc.gz"), 1);
+    let b = write_warc_from(&dir.path().join("b.warc.gz"), 1, T0 + 60);
+    let (gone, lost) = (dir.path().join("gone.warc"), dir.path().join("lost.warc"));
+    let archive = dir.path().join("archive");
+    let paths = [&a, &gone, &b, &lost, &dir.path().to_owned()];
+    let mut args = vec![
+        "archive",
+        "ingest",
+        archive.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+    ];
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    let out = robots(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("3 of 5 WARC files cannot be ingested, so none was"),
+        "{said}"
+    );
+    for missing in [&gone, &lost] {
+        let named = format!(
+            "cannot read {}: No such file or directory",
+            missing.display()
+        );
+        assert!(said.contains(&named), "{said}");
+    }
+    assert!(
+        said.contains("is a directory; give the WARC files in it"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "one error: {said}");
+    // Nothing ingested, nothing created.
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty(), "{said}");
+    assert!(!archive.exists());
+}
+
+/// An empty file is refused as no WARC file, and leaves no file in store/; the files
+/// after it are ingested, and the run ends with status 2.
+#[test]
+fn an_empty_warc_is_refused_and_leaves_nothing_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.warc");
+    std::fs::write(&empty, b"").unwrap();
+    let good = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        empty.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("empty.warc, byte 0: the file is empty"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 of 2 WARC files could not be ingested whole"),
+        "{said}"
+    );
+    let stored: Vec<u64> = std::fs::read_dir(archive.join("store"))
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .collect();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert!(stored[0] > 0, "{stored:?}");
+}
+
+/// A capture dated 9999-12-31 has its embargo end past the year 9999, which RFC 3339
+/// cannot write: it is shown as the last second of 9999, not as `10000-…`.
+#[test]
+fn an_embargo_ending_after_the_year_9999_is_shown_as_its_last_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let last_day = Timestamp::parse_rfc3339("9999-12-31T00:00:00Z")
+        .unwrap()
+        .unix();
+    let warc = write_warc_from(&dir.path().join("late.warc.gz"), 1, last_day);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = ingest(&archive, &warc);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for format in ["text", "json"] {
+        let out = robots(&[
+            "archive",
+            "status",
+            a,
+            "--at",
+            "9999-12-31T12:00:00Z",
+            "--format",
+            format,
+        ]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("9999-12-31T23:59:59Z"), "{format}: {said}");
+        assert!(!said.contains("10000-"), "{format}: {said}");
+    }
 }
 
 /// An I/O failure (here, a port another server holds) is told once: the library's

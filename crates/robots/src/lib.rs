@@ -289,6 +289,7 @@ mod check;
 mod differences;
 mod explain;
 mod lint;
+mod rule_index;
 mod tokens;
 
 pub use agent::Agent;
@@ -303,6 +304,7 @@ pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
 pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use rule_index::RuleIndex;
 pub use select::Selection;
 pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};

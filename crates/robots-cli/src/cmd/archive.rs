@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, Server, Timestamp};
 
@@ -48,9 +48,11 @@ WARC 1.0 and 1.1, plain or gzipped per record. The directory is created when mis
 Response and revisit records are indexed: a revisit (wget --warc-dedup, Heritrix,
 warcprox) is a capture at its own time whose payload is that of the record it refers
 to. Content is identified by the SHA-1 the archive computes from each payload, however
-WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
-WARC file is named with the byte offset of the bad record, and the files after it are
-still ingested).")]
+WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Every path is checked
+first: if any is missing or a directory, each such is named and none is ingested. An
+empty file is refused as no WARC file. Exit status: 0 on success, 2 on an error (a
+damaged WARC file is named with the byte offset of the bad record, and the files after
+it are still ingested).")]
 pub struct IngestArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -190,19 +192,32 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
         );
     }
     // Checked before the archive is created, so that a mistyped name leaves no empty
-    // archive behind. Each file is read twice: copied into the store, then indexed.
+    // archive behind, and all of them before any is ingested: every path that cannot be
+    // is named at once, and nothing is ingested, so that the corrected command is simply
+    // run again. Each file is read twice: copied into the store, then indexed.
     let mut total = 0;
+    let mut unusable = Vec::new();
     for warc in &args.warcs {
-        let meta =
-            std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
-        if meta.is_dir() {
-            bail!(
+        match std::fs::metadata(warc) {
+            Err(err) => unusable.push(format!("cannot read {}: {err}", shown(warc))),
+            Ok(meta) if meta.is_dir() => unusable.push(format!(
                 "{} is a directory; give the WARC files in it, e.g. `{}`",
-                warc.display(),
-                warc.join("*.warc.gz").display()
-            );
+                shown(warc),
+                shown(&warc.join("*.warc.gz"))
+            )),
+            Ok(meta) => total += 2 * meta.len(),
         }
-        total += 2 * meta.len();
+    }
+    match &unusable[..] {
+        [] => {}
+        [one] if args.warcs.len() == 1 => bail!("{one}"),
+        _ => bail!(
+            "{} of {} WARC files cannot be ingested, so none was: {}; correct the paths \
+             (or leave them out) and run the command again",
+            unusable.len(),
+            args.warcs.len(),
+            unusable.join("; ")
+        ),
     }
     let mut archive = Archive::create(&args.dir, &args.agent)?;
     let bar = if std::io::stderr().is_terminal() {

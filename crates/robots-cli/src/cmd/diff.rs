@@ -104,9 +104,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // not a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut changed = 0;
+    // Every path the rules name is checked against both files: through an index, each
+    // check tries the rules that path can match, where `Robots::check` scans them all,
+    // which made a diff quadratic in the rules (11.7 s at the 500 KiB parse limit).
+    let (old_index, new_index) = (old.index(), new.index());
     for agent in &agents {
         for input::Url { bytes, text: url } in &urls {
-            let (before, after) = (old.check_bytes(agent, bytes), new.check_bytes(agent, bytes));
+            let (before, after) = (
+                old_index.check_bytes(agent, bytes),
+                new_index.check_bytes(agent, bytes),
+            );
             if same(&before, &after) {
                 continue;
             }
