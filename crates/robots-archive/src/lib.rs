@@ -43,9 +43,17 @@
 //!   §2.3.1.3), released at once; 5xx (unreachable): the copy the crawler had read
 //!   before, which a fetcher keeps through the first 30 days of an outage (§2.3.1.4,
 //!   §2.4; `robots-fetch` does), that is the latest 2xx or 4xx capture before the 5xx
-//!   and at most 30 days older than the capture; with no such copy, complete disallow.
-//!   1xx and 3xx captures are not robots.txt files and are skipped (a crawler records
-//!   the redirect target).
+//!   and at most 30 days older than the capture; with no such copy, complete disallow
+//!   (but never of the 5xx capture of `/robots.txt` itself, which is released at once:
+//!   a crawler always asks for robots.txt). 1xx captures are skipped. **3xx**: the
+//!   redirect is followed, as RFC 9309 §2.3.1.2 asks, through the archive's own captures
+//!   (a crawler that follows redirects records each hop): each hop's `Location` to the
+//!   capture of that URL nearest in time (within 24 hours), up to five hops, to another
+//!   origin too; the capture it ends at (2xx, 4xx or 5xx, as above) governs the origin
+//!   whose robots.txt redirected. More than five hops, a loop, or a redirect without a
+//!   usable `Location` is robots.txt unavailable (no rules), as `robots-fetch` takes it;
+//!   a target the archive holds no capture of leaves the rules unknown (`no-robots`,
+//!   counted in the ingest report) until an ingest brings it.
 //! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
 //!   period, the response's Last-Modified, the first time the archive observed the
 //!   content (the same URL with the same payload digest, across every ingest) and the
@@ -209,6 +217,7 @@ mod incoming;
 mod index;
 mod ingest;
 mod recovery;
+mod redirect;
 mod release;
 mod revisit;
 mod serve;
@@ -389,7 +398,7 @@ fn upgrade(index: &mut Index, store: &Store, agent: &Agent) -> Result<(), Error>
         reassess = true;
     }
     if reassess {
-        assess::assess_pending(index, agent)?;
+        assess::assess_pending(index, store, agent)?;
     }
     Ok(())
 }

@@ -564,10 +564,11 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
     // 5xx: complete disallow.
     let down = only(&archive, "http://down.test/page");
     assert_eq!(down.verdict, Some(CaptureVerdict::Disallowed));
-    // 3xx: not a robots.txt file at all.
+    // 3xx without a Location: unavailable, as a crawler takes it (RFC 9309 §2.3.1.2).
+    let moved = only(&archive, "http://moved.test/page");
     assert_eq!(
-        only(&archive, "http://moved.test/page").verdict,
-        Some(CaptureVerdict::NoRobots)
+        (moved.verdict, moved.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(moved.captured))
     );
 
     // A robots.txt ingested later assesses the unknown capture again.
@@ -1014,4 +1015,121 @@ fn an_ingest_removes_the_partial_copies_of_killed_ingests_and_nothing_else() {
         (2, 2000)
     );
     assert_eq!(status.records, 2);
+}
+
+/// A redirect from `url` to `to`, captured at `at`.
+fn moved(url: &str, at: &str, to: &str) -> Capture {
+    capture(url, at, 301, b"").header("Location", to)
+}
+
+#[test]
+fn robots_txt_redirects_are_followed_through_captured_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = b"User-agent: *\nArchive-Embargo: w\nDisallow: /private/\n";
+    let at = "2026-01-01T00:00:00Z";
+    let later = "2026-01-01T00:00:05Z";
+    let mut captures = vec![
+        // Two hops, the second to another origin: its rules govern the first.
+        moved("http://a.test/robots.txt", at, "/robots-real.txt"),
+        moved(
+            "http://a.test/robots-real.txt",
+            at,
+            "https://rules.test/a.txt",
+        ),
+        capture("https://rules.test/a.txt", at, 200, rules),
+        capture("http://a.test/page", later, 200, b"a"),
+        capture("http://a.test/private/x", later, 200, b"x"),
+        // A loop: unavailable, so no rules.
+        moved("http://loop.test/robots.txt", at, "/b.txt"),
+        moved("http://loop.test/b.txt", at, "/robots.txt"),
+        capture("http://loop.test/page", later, 200, b"l"),
+        // A target never captured: the rules are unknown.
+        moved("http://lost.test/robots.txt", at, "/nowhere.txt"),
+        capture("http://lost.test/page", later, 200, b"n"),
+        // A 5xx robots.txt disallows the site's pages, not its own capture.
+        capture("http://down.test/robots.txt", at, 503, b"busy"),
+        capture("http://down.test/page", later, 200, b"d"),
+        // The target ends in 5xx: unreachable, complete disallow.
+        moved("http://err.test/robots.txt", at, "/r.txt"),
+        capture("http://err.test/r.txt", at, 500, b""),
+        capture("http://err.test/page", later, 200, b"e"),
+    ];
+    // Six hops: past the five RFC 9309 asks for, unavailable.
+    for i in 0..6 {
+        let from = if i == 0 {
+            "http://far.test/robots.txt".to_owned()
+        } else {
+            format!("http://far.test/{i}.txt")
+        };
+        captures.push(moved(&from, at, &format!("/{}.txt", i + 1)));
+    }
+    captures.push(capture(
+        "http://far.test/6.txt",
+        at,
+        200,
+        b"User-agent: *\nDisallow: /\n",
+    ));
+    captures.push(capture("http://far.test/page", later, 200, b"f"));
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let path = write_warc(&dir.path().join("a.warc.gz"), &captures, 0);
+    let report = archive.ingest(&path, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_redirects_not_captured, 1, "{report:?}");
+
+    let page = only(&archive, "http://a.test/page");
+    assert_eq!(page.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(page.embargo_days, Some(7));
+    assert_eq!(
+        page.robots_record,
+        Some(only(&archive, "https://rules.test/a.txt").id)
+    );
+    assert_eq!(
+        only(&archive, "http://a.test/private/x").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let looped = only(&archive, "http://loop.test/page");
+    assert_eq!(
+        (looped.verdict, looped.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(looped.captured))
+    );
+    assert_eq!(
+        only(&archive, "http://lost.test/page").verdict,
+        Some(CaptureVerdict::NoRobots)
+    );
+    assert_eq!(
+        only(&archive, "http://down.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let down = only(&archive, "http://down.test/robots.txt");
+    assert_eq!(
+        (down.verdict, down.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(down.captured))
+    );
+    assert_eq!(
+        only(&archive, "http://err.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let far = only(&archive, "http://far.test/page");
+    assert_eq!(
+        (far.verdict, far.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(far.captured)),
+        "six hops: unavailable, no rules"
+    );
+
+    // The lost target, ingested later, governs: its pages are assessed again.
+    let more = write_warc(
+        &dir.path().join("more.warc.gz"),
+        &[capture(
+            "http://lost.test/nowhere.txt",
+            at,
+            200,
+            b"User-agent: *\nDisallow: /\n",
+        )],
+        1,
+    );
+    let report = archive.ingest(&more, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_redirects_not_captured, 0);
+    assert_eq!(
+        only(&archive, "http://lost.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
 }

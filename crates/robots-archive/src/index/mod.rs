@@ -94,6 +94,14 @@ CREATE TABLE IF NOT EXISTS robots_txt (
     body BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS robots_by_origin ON robots_txt(origin, captured);
+-- A robots.txt capture answering a redirect (RFC 9309 §2.3.1.2; its row in robots_txt
+-- keeps the target URL as its body): the target's SURT key, so that a capture of the
+-- target ingested after it has the origin's captures assessed again.
+CREATE TABLE IF NOT EXISTS robots_redirects (
+    record INTEGER PRIMARY KEY REFERENCES robots_txt(record),
+    target_key TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS robots_redirects_by_target ON robots_redirects(target_key);
 -- Revisit records (WARC 1.1 §6.7): what they name as their original, and the response
 -- whose payload they repeat once it is found.
 CREATE TABLE IF NOT EXISTS revisits (

@@ -294,6 +294,14 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
                  the rules are unknown; the site's captures are held back until a \
                  readable robots.txt of it is ingested",
             );
+            warn(
+                r.robots_redirects_not_captured,
+                "robots.txt redirect leads",
+                "robots.txt redirects lead",
+                "to a URL this archive holds no capture of (RFC 9309 §2.3.1.2), so the \
+                 rules are unknown; the site's captures are held back until a file \
+                 holding the target is ingested (crawl with redirects followed)",
+            );
             line
         };
         let removed = report.removed_leftovers;
