@@ -212,6 +212,7 @@ mod cdx;
 mod digest;
 mod disclosure;
 mod error;
+mod export;
 mod http;
 mod incoming;
 mod index;
@@ -237,6 +238,7 @@ pub use capture::RevisitProfile;
 pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
+pub use export::{pywb_key, ExportFormat, ExportReport, WACZ_VERSION};
 pub use http::{HeaderFields, ResponseHead};
 pub use incoming::Leftovers;
 pub use index::{Access, CaptureVerdict, Entry, Revisit, INDEX_FILE};
@@ -377,6 +379,18 @@ impl Archive {
     /// Answers one HTTP request as `serve` does, as of time `now`.
     pub fn respond(&self, request: &Request, now: Timestamp) -> Response {
         serve::respond(self, request, now)
+    }
+
+    /// Writes `format` to `out` (through `<out>.part`, renamed when whole): a CDXJ index
+    /// of every capture with its access at `at`, pywb's access rules for what is withheld
+    /// at `at`, or a WACZ of what is released at `at` (see the crate's `export` module).
+    pub fn export(
+        &self,
+        format: ExportFormat,
+        at: Timestamp,
+        out: &Path,
+    ) -> Result<ExportReport, Error> {
+        export::export(self, format, at, out)
     }
 
     pub(crate) fn index(&self) -> &Index {

@@ -611,6 +611,11 @@ impl Index {
         Ok(self.select("WHERE r.id = ?1", [id])?.pop())
     }
 
+    /// Every capture, in index order (an export reads them all).
+    pub(crate) fn all_entries(&self) -> Result<Vec<Entry>, Error> {
+        self.select("ORDER BY r.id", [])
+    }
+
     pub(super) fn select(
         &self,
         clause: &str,
