@@ -1,14 +1,14 @@
 //! Export for the tools archivists replay and exchange with: a CDXJ index of every
 //! capture, pywb's access-control rules (`.aclj`) as of a time, and a WACZ of what is public.
 //!
-//! pywb and ReplayWeb.page look captures up by pywb's own SURT key ([`pywb_key`]), so the
+//! pywb and ReplayWeb.page look captures up by pywb's own SURT key ([`crate::pywb_key`]), so the
 //! exported files carry that key, not the `/cdx` one. pywb's embargoes are per
 //! collection; per-URL withholding is its access-control list, where `block` answers
 //! 451 and `exclude` 404 (pywb's `AccessChecker`). A rule names a URL, not a capture, so
 //! a URL with any capture withheld at the export's time is withheld whole: pywb never
 //! shows more than this archive would, and may show less.
 
-mod key;
+mod cdxj;
 mod wacz;
 
 use std::collections::BTreeMap;
@@ -18,10 +18,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use key::pywb_key;
+use self::cdxj::cdxj_line;
+
 pub use wacz::WACZ_VERSION;
 
-use crate::index::{Access, Entry};
+use crate::index::Access;
+use crate::pywb::pywb_key;
 use crate::store::io_error;
 use crate::time::Timestamp;
 use crate::{Archive, Error};
@@ -46,54 +48,6 @@ pub struct ExportReport {
     pub lines: u64,
     /// For a WACZ, the HTML pages it lists in `pages/pages.jsonl`.
     pub pages: u64,
-}
-
-/// The JSON of one CDXJ line, in pywb's field order (numbers as strings, as pywb writes
-/// them), plus this archive's embargo end and access at the export's time.
-#[derive(Serialize)]
-pub(crate) struct CdxjFields<'a> {
-    pub url: &'a str,
-    pub mime: &'a str,
-    pub status: String,
-    pub digest: String,
-    pub length: String,
-    pub offset: String,
-    pub filename: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub embargo_until: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub access: Option<&'static str>,
-}
-
-/// One CDXJ line for `e`, located at `offset`/`length` in `filename`, with its embargo
-/// end and access at `at` when `standing` is set.
-pub(crate) fn cdxj_line(
-    e: &Entry,
-    filename: &str,
-    offset: u64,
-    length: u64,
-    standing: Option<Timestamp>,
-) -> String {
-    let fields = CdxjFields {
-        url: &e.url,
-        mime: e.mime.as_deref().unwrap_or("unk"),
-        status: e.status.to_string(),
-        digest: e
-            .digest
-            .as_ref()
-            .map_or("-".to_owned(), |d| d.as_header().to_owned()),
-        length: length.to_string(),
-        offset: offset.to_string(),
-        filename,
-        embargo_until: standing.and_then(|_| e.withheld_until().map(|t| t.rfc3339())),
-        access: standing.map(|at| e.access(at).as_str()),
-    };
-    format!(
-        "{} {} {}",
-        pywb_key(&e.url),
-        e.captured.fourteen_digits(),
-        serde_json::to_string(&fields).unwrap_or_default()
-    )
 }
 
 /// Every capture's CDXJ line, sorted bytewise (the order pywb's binary search needs).

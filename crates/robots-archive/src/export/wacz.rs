@@ -17,7 +17,7 @@ use sha2::{Digest as _, Sha256};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::cdxj_line;
+use super::cdxj::cdxj_line;
 use crate::disclosure::publishable;
 use crate::index::{Access, Entry};
 use crate::store::io_error;
@@ -87,9 +87,13 @@ pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64
     let zio = |e: zip::result::ZipError| io_error(out, io::Error::other(e));
     let oio = |e| io_error(out, e);
     let mut zip = ZipWriter::new(BufWriter::new(File::create(out).map_err(oio)?));
-    let stored = SimpleFileOptions::default()
+    let created = Timestamp::now();
+    let mut stored = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Stored)
         .large_file(true);
+    if let Some(time) = zip_time(created) {
+        stored = stored.last_modified_time(time);
+    }
     let mut resources = Vec::new();
     // The WARC, hashed as it is copied in.
     let warc_file = format!("archive/{WARC_NAME}");
@@ -124,7 +128,7 @@ pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64
         "profile": "data-package",
         "title": "Released captures",
         "description": format!("What this archive had released at {}", at.rfc3339()),
-        "created": Timestamp::now().rfc3339(),
+        "created": created.rfc3339(),
         "wacz_version": WACZ_VERSION,
         "software": format!("robots-archive {}", env!("CARGO_PKG_VERSION")),
         "resources": resources,
@@ -166,6 +170,21 @@ fn is_page(e: &Entry) -> bool {
         && e.mime
             .as_deref()
             .is_some_and(|m| m.eq_ignore_ascii_case("text/html") || m.starts_with("text/html;"))
+}
+
+/// `t` as a ZIP entry's time (UTC; ZIP keeps no zone), when ZIP can hold it (1980–2107).
+fn zip_time(t: Timestamp) -> Option<zip::DateTime> {
+    let text = t.rfc3339();
+    let n = |r: std::ops::Range<usize>| text.get(r)?.parse::<u16>().ok();
+    zip::DateTime::from_date_and_time(
+        n(0..4)?,
+        n(5..7)? as u8,
+        n(8..10)? as u8,
+        n(11..13)? as u8,
+        n(14..16)? as u8,
+        n(17..19)? as u8,
+    )
+    .ok()
 }
 
 fn hex(bytes: &[u8]) -> String {
