@@ -205,6 +205,23 @@
 //!   published. So a rebuild followed by a release publishes nothing already published.
 //!   A release log kept beside the index was rejected: it could be lost with the index,
 //!   or disagree with what the public files show.
+//! - **Export** ([`Archive::export`]) for the tools archivists replay and exchange with,
+//!   keyed by pywb's SURT key ([`pywb_key`]: the `surt` package's canonicalization, IPv4
+//!   hosts reversed like names, ports kept, query parts sorted), which differs from the
+//!   `/cdx` key: [`ExportFormat::Cdxj`], every capture as pywb's CDXJ (`<key> <14-digit
+//!   time> {"url", "mime", "status", "digest", "length", "offset", "filename"}` with
+//!   `filename` the file's name in `store/`, plus `embargo_until` and `access` at the
+//!   time given), sorted bytewise; [`ExportFormat::Aclj`], pywb's access-control rules
+//!   at that time, one exact-match rule (`<key>###`) per URL with a capture withheld:
+//!   `exclude` (pywb answers 404) when one was captured while disallowed, else `block`
+//!   (451), reverse-sorted as pywb reads them; pywb's rules name URLs, not captures, so
+//!   a URL is withheld whole while any of its captures is. [`ExportFormat::Wacz`], a
+//!   WACZ [`WACZ_VERSION`] package of the records released at that time, each read
+//!   through the `disclosure` gate as release reads them (so never an embargoed or
+//!   disallowed body), with its CDXJ index, `pages/pages.jsonl` of its HTML pages
+//!   answering 200, and `datapackage.json` with every file's SHA-256. The file is
+//!   written under `<out>.part` and renamed when whole. pywb's rules hold as of their
+//!   time: export them again after each release.
 
 mod assess;
 mod capture;
