@@ -53,7 +53,9 @@
 //!   whose robots.txt redirected. More than five hops, a loop, or a redirect without a
 //!   usable `Location` is robots.txt unavailable (no rules), as `robots-fetch` takes it;
 //!   a target the archive holds no capture of leaves the rules unknown (`no-robots`,
-//!   counted in the ingest report) until an ingest brings it.
+//!   counted in the ingest report) until an ingest brings it. Indexes of layout 4 and
+//!   older, which kept no 3xx robots.txt capture, are upgraded when opened: each one's
+//!   `Location` is read from the store and the captures it governs assessed again.
 //! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
 //!   period, the response's Last-Modified, the first time the archive observed the
 //!   content (the same URL with the same payload digest, across every ingest) and the
@@ -425,8 +427,11 @@ impl Archive {
 /// again when its layout asks for it, and assesses what the upgrade marked.
 fn upgrade(index: &mut Index, store: &Store, agent: &Agent) -> Result<(), Error> {
     let mut reassess = index.upgraded;
-    if index.upgrading {
-        ingest::upgrade_files(index, store)?;
+    if index.upgrading || index.redirects_unread {
+        if index.upgrading {
+            ingest::upgrade_files(index, store)?;
+        }
+        redirect::index_captured(index, store)?;
         index.finish_upgrade()?;
         reassess = true;
     }

@@ -5,9 +5,9 @@ use std::io::Read;
 
 use crate::http::{dechunk, decode_content, ResponseHead};
 use crate::index::assessment::{self, RobotsCapture};
-use crate::index::{entry_in, Tx};
+use crate::index::{entry_in, Index, Tx};
 use crate::store::Store;
-use crate::url::surt;
+use crate::url::{is_robots_txt, surt, Origin};
 use crate::Error;
 
 /// RFC 9309 §2.3.1.2: crawlers follow at least five consecutive redirects; past them a
@@ -123,6 +123,38 @@ pub(crate) fn rules_body(
         b.truncate(limit);
         b
     }))
+}
+
+/// For an index written before redirects were followed (layout 4 and older): keeps the
+/// robots.txt captures answering 3xx with their `Location`, read from the store, and
+/// marks the captures they may govern for assessing again.
+pub(crate) fn index_captured(index: &mut Index, store: &Store) -> Result<(), Error> {
+    let tx = index.begin()?;
+    for id in assessment::unindexed_redirects(&tx)? {
+        let Some(entry) = entry_in(&tx, id)? else {
+            continue;
+        };
+        let Some(origin) = Origin::of(&entry.url).filter(|_| is_robots_txt(&entry.url)) else {
+            continue;
+        };
+        let mut block = store.open_block(&entry)?;
+        let head = ResponseHead::read(&mut block).ok().flatten();
+        let target = target(
+            &entry.url,
+            head.as_ref().and_then(|h| h.fields.get("Location")),
+        );
+        let key = target.as_deref().map(surt);
+        assessment::add_redirect(
+            &tx,
+            id,
+            origin.as_str(),
+            entry.captured.unix(),
+            entry.status,
+            target.as_deref().zip(key.as_deref()),
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 #[cfg(test)]

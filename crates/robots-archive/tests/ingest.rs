@@ -368,7 +368,7 @@ fn an_index_that_kept_declared_digests_and_skipped_revisits_is_upgraded() {
             r.get(0)
         })
         .unwrap();
-    assert_eq!(layout, "4");
+    assert_eq!(layout, "5");
 }
 
 #[test]
@@ -1131,5 +1131,50 @@ fn robots_txt_redirects_are_followed_through_captured_records() {
     assert_eq!(
         only(&archive, "http://lost.test/page").verdict,
         Some(CaptureVerdict::Disallowed)
+    );
+}
+
+#[test]
+fn an_index_from_before_redirects_were_followed_reads_them_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = "2026-01-01T00:00:00Z";
+    let archive = archive_with(
+        dir.path(),
+        &[
+            moved("http://old.test/robots.txt", at, "/real.txt"),
+            capture(
+                "http://old.test/real.txt",
+                at,
+                200,
+                b"User-agent: *\nArchive-Embargo: w\n",
+            ),
+            capture("http://old.test/page", "2026-01-01T00:00:05Z", 200, b"p"),
+        ],
+    );
+    drop(archive);
+    // What layout 4 left: no robots.txt row for the redirect, the page without rules.
+    let path = dir.path().join("archive").join(robots_archive::INDEX_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DELETE FROM robots_redirects; DELETE FROM robots_txt;
+         UPDATE records SET verdict = 'no-robots', embargo_until = NULL, robots_record = NULL;
+         UPDATE meta SET value = '4' WHERE key = 'layout';",
+    )
+    .unwrap();
+    drop(conn);
+    let archive = Archive::open(&dir.path().join("archive")).unwrap();
+    let page = only(&archive, "http://old.test/page");
+    assert_eq!(page.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(page.embargo_days, Some(7));
+    drop(archive);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let layout: String = conn
+        .query_row("SELECT value FROM meta WHERE key = 'layout'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        layout, "5",
+        "the layout is written once the redirects are read"
     );
 }

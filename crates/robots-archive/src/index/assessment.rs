@@ -183,6 +183,50 @@ pub(crate) fn reassess_redirected_to(tx: &Tx<'_>, file: &str) -> Result<(), Erro
     Ok(())
 }
 
+/// For an upgrade: the captures answering 3xx that hold no robots.txt row, whose URL may
+/// be a robots.txt (the caller checks the path).
+pub(crate) fn unindexed_redirects(tx: &Tx<'_>) -> Result<Vec<i64>, Error> {
+    let mut stmt = tx.prepare(
+        "SELECT r.id FROM records r WHERE r.status BETWEEN 300 AND 399
+         AND r.url LIKE '%/robots.txt%'
+         AND NOT EXISTS (SELECT 1 FROM robots_txt t WHERE t.record = r.id)
+         AND NOT EXISTS (SELECT 1 FROM revisits v WHERE v.record = r.id)",
+    )?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Keeps robots.txt capture `record` (of `origin`, at `captured`) answering a redirect
+/// to `target` (`None`: no usable `Location`), as ingest does, and marks the captures
+/// it may govern for assessing again.
+pub(crate) fn add_redirect(
+    tx: &Tx<'_>,
+    record: i64,
+    origin: &str,
+    captured: i64,
+    status: u16,
+    target: Option<(&str, &str)>,
+) -> Result<(), Error> {
+    let (url, key) = target.unwrap_or(("", ""));
+    tx.execute(
+        "INSERT OR IGNORE INTO robots_txt (record, origin, captured, status, body)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![record, origin, captured, status, url.as_bytes()],
+    )?;
+    if target.is_some() {
+        tx.execute(
+            "INSERT OR IGNORE INTO robots_redirects (record, target_key) VALUES (?1, ?2)",
+            params![record, key],
+        )?;
+    }
+    tx.execute(
+        "UPDATE records SET pending = 1
+         WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
+        params![origin, captured - LOOK_AHEAD_SECS],
+    )?;
+    Ok(())
+}
+
 /// Marks every unreleased capture for assessing again (what is public stays so).
 pub(crate) fn reassess_unreleased(index: &Index) -> Result<(), Error> {
     index.conn.execute(

@@ -196,7 +196,7 @@ const UNKNOWN_CONTENT: &str = "unknown:";
 
 /// The `meta` key naming the layout an index is in, and the layout this version writes.
 const LAYOUT_KEY: &str = "layout";
-const LAYOUT: &str = "4";
+const LAYOUT: &str = "5";
 
 /// What opening an index found to bring up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +205,9 @@ struct Upgrade {
     reassess: bool,
     /// The stored files must be read again (see [`Index::upgrading`]).
     rescan: bool,
+    /// The robots.txt redirects must be read from the store (see
+    /// [`Index::redirects_unread`]).
+    redirects: bool,
 }
 
 /// Brings an index written by an older version up to date as far as SQL alone can; the
@@ -222,8 +225,10 @@ struct Upgrade {
 ///   records: the stored files are read again (see [`Index::upgrading`]).
 /// - Layouts before 4 had no `held` column, and their `records_due` index held the
 ///   revisits waiting for an original: the column is added and the index made anew
-///   without them. The next release holds the revisits still waiting. Layout 3 needs no
-///   rescan, so its new layout is written here, in the same transaction.
+///   without them. The next release holds the revisits still waiting.
+/// - Layouts before 5 kept no robots.txt capture answering 3xx, which now governs
+///   through its target (RFC 9309 §2.3.1.2): their `Location` is read from the store
+///   (see [`Index::redirects_unread`]), and the layout written after that.
 fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
     let tx = conn.transaction()?;
     let layout: Option<String> = tx
@@ -235,6 +240,7 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
         return Ok(Upgrade {
             reassess: false,
             rescan: false,
+            redirects: false,
         });
     }
     let has_held: bool = tx.query_row(
@@ -271,17 +277,12 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
              UPDATE records SET pending = 1 WHERE release_batch IS NULL;",
         )?;
     }
-    let rescan = layout.as_deref() != Some("3");
-    if !rescan {
-        tx.execute(
-            "UPDATE meta SET value = ?2 WHERE key = ?1",
-            [LAYOUT_KEY, LAYOUT],
-        )?;
-    }
+    let rescan = !matches!(layout.as_deref(), Some("3" | "4"));
     tx.commit()?;
     Ok(Upgrade {
         reassess: by_url,
         rescan,
+        redirects: true,
     })
 }
 
@@ -526,6 +527,9 @@ pub struct Index {
     /// response's digest computed from its payload and the revisit records indexed,
     /// before [`Index::finish_upgrade`].
     pub(crate) upgrading: bool,
+    /// The index is of a layout before 5: the robots.txt captures answering 3xx must be
+    /// read from the store for their `Location` before [`Index::finish_upgrade`].
+    pub(crate) redirects_unread: bool,
 }
 
 impl Index {
@@ -549,6 +553,7 @@ impl Index {
             conn,
             upgraded: upgrade.reassess,
             upgrading: upgrade.rescan,
+            redirects_unread: upgrade.redirects,
         })
     }
 
@@ -562,6 +567,7 @@ impl Index {
     pub(crate) fn finish_upgrade(&mut self) -> Result<(), Error> {
         self.set_meta(LAYOUT_KEY, LAYOUT)?;
         self.upgrading = false;
+        self.redirects_unread = false;
         Ok(())
     }
 
