@@ -69,8 +69,7 @@ pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64
         w.finish().map_err(io)?.flush().map_err(io)?;
     }
     index.sort_unstable();
-    let mut index_text = index.join("\n");
-    index_text.push('\n');
+    let index_text: String = index.iter().map(|line| format!("{line}\n")).collect();
 
     let mut pages = String::from(
         "{\"format\":\"json-pages-1.0\",\"id\":\"pages\",\"title\":\"Released pages\"}\n",
