@@ -168,18 +168,26 @@ pub(crate) fn redirects_in_file(tx: &Tx<'_>, file: &str) -> Result<Vec<RobotsCap
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Marks for assessing again the unreleased captures of every origin whose robots.txt
-/// redirects to a URL the stored file `file` holds a capture of: the target may have
-/// come after the redirect, in this file or a later one.
+/// Marks for assessing again the unreleased captures that a robots.txt redirecting to a
+/// URL the stored file `file` holds a capture of may govern: the target may have come
+/// after the redirect, in this file or a later one. Costs a key lookup per redirect.
 pub(crate) fn reassess_redirected_to(tx: &Tx<'_>, file: &str) -> Result<(), Error> {
-    tx.prepare_cached(
-        "UPDATE records SET pending = 1 WHERE release_batch IS NULL AND origin IN (
-             SELECT t.origin FROM robots_redirects d JOIN robots_txt t ON t.record = d.record
-             WHERE d.target_key IN (
-                 SELECT r.urlkey FROM records r JOIN files f ON f.id = r.file_id
-                 WHERE f.name = ?1))",
-    )?
-    .execute([file])?;
+    let governed: Vec<(String, i64)> = tx
+        .prepare_cached(
+            "SELECT t.origin, t.captured FROM robots_redirects d
+             JOIN robots_txt t ON t.record = d.record
+             WHERE EXISTS (SELECT 1 FROM records r JOIN files f ON f.id = r.file_id
+                           WHERE r.urlkey = d.target_key AND f.name = ?1)",
+        )?
+        .query_map([file], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (origin, captured) in governed {
+        tx.prepare_cached(
+            "UPDATE records SET pending = 1
+             WHERE origin = ?1 AND release_batch IS NULL AND captured >= ?2",
+        )?
+        .execute(params![origin, captured - LOOK_AHEAD_SECS])?;
+    }
     Ok(())
 }
 
