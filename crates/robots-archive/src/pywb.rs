@@ -9,8 +9,13 @@
 //! default port dropped, another kept after the host; path and query unescaped until
 //! stable and escaped again only where a URL may not hold the octet raw (controls,
 //! space, non-ASCII, `#`, `%`); dot segments resolved, empty segments and a trailing `/`
-//! dropped; an empty query dropped, the query's `&`-separated parts sorted; all
-//! lower-cased.
+//! dropped; session IDs (`jsessionid=`, `phpsessid=`, `sid=`, `ASPSESSIONID…`,
+//! `cfid=…&cftoken=…`) taken out of the query, an empty query dropped, the query's
+//! `&`-separated parts sorted by name and value; a non-ASCII host in IDNA, a host of
+//! digits alone read as an IPv4 address; all lower-cased. Not reproduced: surt's
+//! session IDs in `.aspx` paths and dotted octal or hex IPv4 forms (it asks the
+//! resolver), rare enough that `tests/export.rs` checks the rest against pywb itself.
+//! A key that differed would let pywb miss an access rule, so exports key by this.
 
 /// pywb's key for `url`.
 pub fn pywb_key(url: &str) -> String {
@@ -34,7 +39,7 @@ pub fn pywb_key(url: &str) -> String {
     };
     let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
     let (host, port) = split_port(authority);
-    let host = String::from_utf8_lossy(&unescape_repeatedly(host.as_bytes())).to_ascii_lowercase();
+    let host = canonical_host(&unescape_repeatedly(host.as_bytes()));
     let mut key = if let Some(v6) = host.strip_prefix('[') {
         v6.trim_end_matches(']').to_owned()
     } else {
@@ -56,15 +61,104 @@ pub fn pywb_key(url: &str) -> String {
     key.push(')');
     key.push_str(&canonical_path(path));
     if let Some(query) = query {
-        let query = escape(&unescape_repeatedly(query.as_bytes())).to_ascii_lowercase();
+        let query = strip_session_ids(&escape(&unescape_repeatedly(query.as_bytes())));
+        let query = query.to_ascii_lowercase();
         if !query.is_empty() {
-            let mut parts: Vec<&str> = query.split('&').collect();
-            parts.sort_unstable();
+            // Sorted as surt sorts them: by name, then value (split at the first `=`).
+            let mut parts: Vec<(&str, Option<&str>)> = query
+                .split('&')
+                .map(|p| match p.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (p, None),
+                })
+                .collect();
+            parts.sort();
+            let parts: Vec<String> = parts
+                .into_iter()
+                .map(|(n, v)| v.map_or_else(|| n.to_owned(), |v| format!("{n}={v}")))
+                .collect();
             key.push('?');
             key.push_str(&parts.join("&"));
         }
     }
     key.to_ascii_lowercase()
+}
+
+/// The host as surt canonicalizes it: non-ASCII names in IDNA (punycode), a host of
+/// digits alone read as a 32-bit IPv4 address, lower-cased.
+fn canonical_host(host: &[u8]) -> String {
+    let text = String::from_utf8_lossy(host);
+    if !text.is_ascii() {
+        if let Some(ascii) = url::Url::parse(&format!("http://{text}/"))
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+        {
+            return ascii;
+        }
+    }
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(n) = text.parse::<u128>() {
+            return std::net::Ipv4Addr::from((n & 0xffff_ffff) as u32).to_string();
+        }
+    }
+    text.to_ascii_lowercase()
+}
+
+/// Session IDs surt removes from a query (its `stripQuerySessionID`, each pattern in
+/// turn, case-insensitively, its rightmost match): `jsessionid=`, `phpsessid=` and
+/// `sid=` with 32 letters or digits, `ASPSESSIONID<8 letters>=<24 letters>`, and
+/// `cfid=…&cftoken=…`, each with the `&` after it.
+fn strip_session_ids(query: &str) -> String {
+    let alnum = |n: usize| {
+        move |rest: &[u8]| {
+            (rest.len() >= n && rest[..n].iter().all(u8::is_ascii_alphanumeric)).then_some(n)
+        }
+    };
+    let asp = |rest: &[u8]| {
+        let letters = |s: &[u8]| s.iter().all(u8::is_ascii_alphabetic);
+        (rest.len() >= 33 && letters(&rest[..8]) && rest[8] == b'=' && letters(&rest[9..33]))
+            .then_some(33)
+    };
+    let cf = |rest: &[u8]| {
+        let first = rest.iter().position(|&b| b == b'&').filter(|&n| n > 0)?;
+        let after = rest[first..]
+            .strip_prefix(b"&cftoken=".as_slice())
+            .or_else(|| {
+                let tail = &rest[first..];
+                (tail.len() >= 9 && tail[..9].eq_ignore_ascii_case(b"&cftoken="))
+                    .then(|| &tail[9..])
+            })?;
+        let n = after.iter().position(|&b| b == b'&').unwrap_or(after.len());
+        (n > 0).then_some(first + 9 + n)
+    };
+    let patterns: [(&[u8], &dyn Fn(&[u8]) -> Option<usize>); 5] = [
+        (b"jsessionid=", &alnum(32)),
+        (b"phpsessid=", &alnum(32)),
+        (b"sid=", &alnum(32)),
+        (b"aspsessionid", &asp),
+        (b"cfid=", &cf),
+    ];
+    let mut q = query.as_bytes().to_vec();
+    for (name, body) in patterns {
+        // The rightmost start whose match ends the query or is followed by `&`.
+        let found = (0..q.len()).rev().find_map(|i| {
+            let rest = q.get(i..)?;
+            if rest.len() < name.len() || !rest[..name.len()].eq_ignore_ascii_case(name) {
+                return None;
+            }
+            let n = body(&rest[name.len()..])?;
+            let end = i + name.len() + n;
+            match q.get(end) {
+                None => Some((i, end)),
+                Some(b'&') => Some((i, end + 1)),
+                Some(_) => None,
+            }
+        });
+        if let Some((start, end)) = found {
+            q.drain(start..end);
+        }
+    }
+    String::from_utf8_lossy(&q).into_owned()
 }
 
 /// `www`, `www2`…: the label surt's host massage drops.

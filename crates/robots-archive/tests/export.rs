@@ -171,6 +171,14 @@ fn keys_match_pywbs_canonicalize() {
         "http://10.0.0.1/robots.txt",
         "https://sub.example.co.uk:443/A/./B//C/",
         "http://example.com/p?b&a=1&&c=",
+        "http://example.com/p?a-b=1&a=2&a",
+        "http://example.com/x;jsessionid=0123456789abcdef0123456789ABCDEF?JSESSIONID=0123456789abcdef0123456789ABCDEF&z=1",
+        "http://example.com/x?q=1&PHPSESSID=0123456789abcdef0123456789abcdef",
+        "http://example.com/x?ASPSESSIONIDabcdefgh=abcdefghijklmnopqrstuvwx&k=v",
+        "http://example.com/x?cfid=12&cftoken=34&k=v",
+        "http://example.com/x?sid=short&k=v",
+        "http://b\u{fc}cher.example/Stra\u{df}e",
+        "http://3232235521/x",
     ];
     let script = "import sys\nfrom pywb.utils.canonicalize import canonicalize\nfor u in sys.stdin.read().split('\\n'):\n    print(canonicalize(u))\n";
     let mut child = Command::new(bin.join("python"))
