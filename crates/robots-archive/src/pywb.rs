@@ -104,6 +104,9 @@ fn canonical_host(host: &[u8]) -> String {
     text.to_ascii_lowercase()
 }
 
+/// How many octets after a session ID's name its value takes, if it is one.
+type BodyMatch = dyn Fn(&[u8]) -> Option<usize>;
+
 /// Session IDs surt removes from a query (its `stripQuerySessionID`, each pattern in
 /// turn, case-insensitively, its rightmost match): `jsessionid=`, `phpsessid=` and
 /// `sid=` with 32 letters or digits, `ASPSESSIONID<8 letters>=<24 letters>`, and
@@ -131,7 +134,7 @@ fn strip_session_ids(query: &str) -> String {
         let n = after.iter().position(|&b| b == b'&').unwrap_or(after.len());
         (n > 0).then_some(first + 9 + n)
     };
-    let patterns: [(&[u8], &dyn Fn(&[u8]) -> Option<usize>); 5] = [
+    let patterns: [(&[u8], &BodyMatch); 5] = [
         (b"jsessionid=", &alnum(32)),
         (b"phpsessid=", &alnum(32)),
         (b"sid=", &alnum(32)),
