@@ -298,4 +298,13 @@ mod tests {
             assert_eq!(pywb_key(url), key, "{url}");
         }
     }
+
+    proptest::proptest! {
+        /// Any text gives a key, never a panic, and keys are lower-case, as pywb's are.
+        #[test]
+        fn any_text_gives_a_lower_case_key(url in "\\PC{0,60}") {
+            let key = pywb_key(&url);
+            proptest::prop_assert_eq!(key.to_ascii_lowercase(), key);
+        }
+    }
 }
