@@ -451,7 +451,7 @@ fn text_output_escapes_control_characters_in_names_and_captures() {
 
 #[test]
 fn every_archive_subcommand_has_an_example_in_help() {
-    for sub in ["ingest", "status", "serve", "release"] {
+    for sub in ["ingest", "status", "serve", "release", "export"] {
         let out = robots(&["archive", sub, "--help"]);
         assert!(out.status.success());
         let help = text(&out);
@@ -895,4 +895,71 @@ fn counts_of_one_are_singular() {
     let out = robots(&["archive", "status", a, "--at", "2026-01-02T00:00:00Z"]);
     assert!(text(&out).contains(": 2 records"), "{}", text(&out));
     assert!(!text(&out).contains(" 1 records"), "{}", text(&out));
+}
+
+/// `export` writes CDXJ, aclj and WACZ files, and refuses a future `--at` for the two
+/// that decide what goes out, as `release` does.
+#[test]
+fn export_writes_each_format_and_refuses_the_future_where_it_would_leak() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 2);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    assert!(ingest(a, &warc).status.success());
+    let out_path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let export = |format: &str, at: &str, out: &str| {
+        robots(&[
+            "archive", "export", a, "--format", format, "--at", at, "-o", out,
+        ])
+    };
+
+    let cdxj = out_path("all.cdxj");
+    let out = export("cdxj", "2026-01-02T00:00:00Z", &cdxj);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("4 captures"), "{}", text(&out));
+    let lines = std::fs::read_to_string(&cdxj).unwrap();
+    assert!(
+        lines.starts_with("test,cli)/news/2 20260101000002 {\"url\":"),
+        "{lines}"
+    );
+    assert!(lines.contains("\"access\":\"disallowed\""), "{lines}");
+    // A listing only: a future time is allowed.
+    assert!(export("cdxj", "2100-01-01", &cdxj).status.success());
+
+    let aclj = out_path("e.aclj");
+    let out = export("aclj", "2026-01-02T00:00:00Z", &aclj);
+    assert!(out.status.success(), "{}", text(&out));
+    let rules = std::fs::read_to_string(&aclj).unwrap();
+    assert!(
+        rules.contains("test,cli)/private/p### - {\"access\":\"exclude\""),
+        "{rules}"
+    );
+    assert!(
+        rules.contains("test,cli)/news/3### - {\"access\":\"block\""),
+        "{rules}"
+    );
+
+    let wacz = out_path("r.wacz");
+    let out = export("wacz", "2026-02-01T00:00:00Z", &wacz);
+    assert!(out.status.success(), "{}", text(&out));
+    let bytes = std::fs::read(&wacz).unwrap();
+    assert!(bytes.starts_with(b"PK"), "a ZIP file");
+    // Entries are stored uncompressed: the index inside lists the released pages only.
+    assert!(common_contains(&bytes, b"test,cli)/news/2 20260101000002"));
+    assert!(
+        !common_contains(&bytes, b"test,cli)/private/p"),
+        "never a disallowed capture"
+    );
+
+    for format in ["wacz", "aclj"] {
+        let late = out_path(&format!("late.{format}"));
+        let out = export(format, "2100-01-01", &late);
+        assert_eq!(out.status.code(), Some(2), "{format}: {}", text(&out));
+        assert!(text(&out).contains("in the future"), "{}", text(&out));
+        assert!(!Path::new(&late).exists());
+    }
+}
+
+fn common_contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }
