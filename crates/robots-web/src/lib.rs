@@ -10,8 +10,22 @@
 //! assert!(json.contains(r#""allowed":false,"line":2"#));
 //! ```
 //!
-//! Build the page's WebAssembly with `scripts/build-web`; `cargo build` then embeds it.
-//! Without it the embedded page says how to build it (see [`assets::page_built`]).
+//! # The page in every build
+//!
+//! `cargo build` (and `cargo install --path crates/robots-cli`) builds the page's
+//! WebAssembly itself: with the default feature `embed-wasm`, the build script runs a
+//! nested `cargo build --target wasm32-unknown-unknown --profile web` of this crate, in
+//! a target directory of its own (`<target>/robots-web-wasm/`, so the cargo running the
+//! build script, which holds the lock on its own, is not waited on), and writes the
+//! JavaScript glue with `wasm-bindgen-cli-support`, the wasm-bindgen CLI's library at
+//! the version the `wasm-bindgen` pin names, so no CLI need be installed. The result is
+//! kept with a hash of its inputs (this crate's and the engine's sources, the workspace
+//! manifest and lock file, the compiler's version): `cargo build`, `clippy`, `test` and
+//! `doc` build it once between them, and again only when those change. A missing wasm32
+//! target is added with `rustup target add` when rustup is there; when the WebAssembly
+//! cannot be built, a `cargo:warning` says why and what to run, and the page embedded
+//! says how to build it (see [`assets::page_built`]). `scripts/build-web` runs the same
+//! build and prints the bundle's sizes.
 
 mod agent;
 mod bindings;
