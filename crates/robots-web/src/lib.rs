@@ -2,7 +2,9 @@
 //! and (natively) that page embedded at build time with the server `robots serve` runs.
 //!
 //! The page asks the engine through [`Tester`], which answers in JSON; in the browser
-//! the same calls arrive through `wasm-bindgen` (`parse(bytes, profile).check(…)`).
+//! the same calls arrive through `wasm-bindgen` (`parse(bytes, profile).check(…)`). The
+//! agent a typed name stands for, with its notes, and the verdict and lint JSON are
+//! [`robots_present`]'s, which `robots check` and `robots lint` use too.
 //!
 //! ```
 //! let tester = robots_web::Tester::parse(b"User-agent: *\nDisallow: /private\n", "rfc9309").unwrap();
@@ -27,9 +29,7 @@
 //! says how to build it (see [`assets::page_built`]). `scripts/build-web` runs the same
 //! build and prints the bundle's sizes.
 
-mod agent;
 mod bindings;
-mod diagnostics;
 mod error;
 mod explanation;
 #[cfg(all(target_arch = "wasm32", feature = "node"))]
@@ -38,7 +38,6 @@ mod packed;
 mod response;
 mod summary;
 mod tester;
-mod verdicts;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod assets;
@@ -47,5 +46,7 @@ pub mod serve;
 
 pub use error::WebError;
 pub use response::Availability;
+/// The verdict JSON the page reads, `robots check --format json` prints and the
+/// bindings give: [`robots_present`]'s, shared by them all.
+pub use robots_present::VerdictJson;
 pub use tester::Tester;
-pub use verdicts::VerdictJson;
