@@ -12,6 +12,23 @@ use std::process::Command;
 /// The target the page's WebAssembly is built for.
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
+/// What cargo tells a build script about the build it runs in, by prefix and by name.
+const HOST_PREFIXES: &[&str] = &[
+    "CARGO_CFG_",
+    "CARGO_FEATURE_",
+    "CARGO_PKG_",
+    "CARGO_MANIFEST_",
+];
+const HOST_VARS: &[&str] = &[
+    "OUT_DIR",
+    "TARGET",
+    "HOST",
+    "OPT_LEVEL",
+    "PROFILE",
+    "DEBUG",
+    "NUM_JOBS",
+];
+
 /// Set in the nested cargo's environment; the build script seeing it builds no page.
 pub const NESTED: &str = "ROBOTS_WEB_NESTED_BUILD";
 
@@ -67,6 +84,15 @@ pub fn pkg(crate_dir: &Path, out_dir: &Path) -> Result<PathBuf, String> {
         "CLIPPY_ARGS",
     ] {
         build.env_remove(var);
+    }
+    // Nor is what cargo told this build script about the host build: the nested cargo
+    // sets its own for its build scripts, but would leave a host cfg wasm32 lacks
+    // (`CARGO_CFG_UNIX`) standing.
+    for (var, _) in std::env::vars_os() {
+        let name = var.to_string_lossy();
+        if HOST_PREFIXES.iter().any(|p| name.starts_with(p)) || HOST_VARS.contains(&&*name) {
+            build.env_remove(&var);
+        }
     }
     let status = build
         .status()
@@ -162,9 +188,9 @@ fn output(command: &mut Command) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// What the WebAssembly is built from: this crate's sources and manifest, the engine's
-/// (when it is a path dependency beside this crate), and the workspace's manifest and
-/// lock file (the `web` profile, every dependency's version).
+/// What the WebAssembly is built from: this crate's sources, manifest and build script,
+/// the engine's (when it is a path dependency beside this crate), and the workspace's
+/// manifest and lock file (the `web` profile, every dependency's version).
 struct Sources {
     /// Directories and files, watched by cargo and hashed here.
     paths: Vec<PathBuf>,
@@ -172,7 +198,13 @@ struct Sources {
 
 impl Sources {
     fn find(crate_dir: &Path) -> Sources {
-        let mut paths = vec![crate_dir.join("src"), crate_dir.join("Cargo.toml")];
+        // The build script too: how the WebAssembly is built is part of what it is.
+        let mut paths = vec![
+            crate_dir.join("src"),
+            crate_dir.join("Cargo.toml"),
+            crate_dir.join("build.rs"),
+            crate_dir.join("build"),
+        ];
         let engine = crate_dir.join("../robots");
         if engine.join("Cargo.toml").is_file() {
             paths.extend([engine.join("src"), engine.join("Cargo.toml")]);
