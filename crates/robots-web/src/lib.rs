@@ -27,7 +27,9 @@
 //! target is added with `rustup target add` when rustup is there; when the WebAssembly
 //! cannot be built, a `cargo:warning` says why and what to run, and the page embedded
 //! says how to build it (see [`assets::page_built`]). `scripts/build-web` runs the same
-//! build and prints the bundle's sizes.
+//! build and prints the bundle's sizes. A dependent that wants no WebAssembly built (the
+//! npm package's build, the nested build itself) turns `embed-wasm` off
+//! (`--no-default-features`).
 
 mod bindings;
 mod error;
