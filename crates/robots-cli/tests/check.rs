@@ -7,6 +7,14 @@ use std::path::PathBuf;
 
 use common::{json_lines, raw_controls, run as robots};
 
+/// The fields `check` adds after the verdict's (AI usage preferences).
+const PREFERENCE_FIELDS: [&str; 4] = [
+    "content_usage",
+    "content_usage_line",
+    "content_signal",
+    "content_signal_line",
+];
+
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/robots.txt")
 }
@@ -60,12 +68,15 @@ fn json_output_has_the_documented_shape_in_input_order() {
         lines[0],
         serde_json::json!({"url": "https://example.com/news/a", "allowed": true, "line": 12,
             "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31,
-            "reason": "longest"})
+            "reason": "longest", "content_usage": null, "content_usage_line": null,
+            "content_signal": null, "content_signal_line": null})
     );
     assert_eq!(
         lines[1],
         serde_json::json!({"url": "/private/x", "allowed": false, "line": 13,
-            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest"})
+            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest",
+            "content_usage": null, "content_usage_line": null, "content_signal": null,
+            "content_signal_line": null})
     );
     // Field order is part of the interface.
     let text = String::from_utf8_lossy(&out.stdout);
@@ -627,7 +638,15 @@ fn json_says_why_in_the_web_testers_words() {
         let urls: Vec<String> = urls.iter().map(|u| u.to_string()).collect();
         let page: serde_json::Value =
             serde_json::from_str(&tester.check("ExampleBot", false, &urls).unwrap()).unwrap();
-        let lines = json_lines(&out);
+        let mut lines = json_lines(&out);
+        // The AI usage preferences follow the verdict's fields (null here: the files
+        // have none); the page's verdicts are the fields before them.
+        for line in &mut lines {
+            let fields = line.as_object_mut().unwrap();
+            for key in PREFERENCE_FIELDS {
+                assert_eq!(fields.remove(key), Some(serde_json::Value::Null), "{key}");
+            }
+        }
         assert_eq!(serde_json::Value::from(lines.clone()), page["verdicts"]);
         reasons.extend(
             lines

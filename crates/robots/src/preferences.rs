@@ -95,11 +95,17 @@ impl Robots {
     /// assert_eq!(at("/never/x"), None);
     /// ```
     pub fn content_usage(&self, agent: &Agent, url: &str) -> Option<ContentUsage> {
-        if !self.check(agent, url).allowed() {
+        self.content_usage_bytes(agent, url.as_bytes())
+    }
+
+    /// [`Robots::content_usage`] for a URL given as bytes, which need not be UTF-8 (read
+    /// as [`Robots::check_bytes`] reads it).
+    pub fn content_usage_bytes(&self, agent: &Agent, url: &[u8]) -> Option<ContentUsage> {
+        if !self.check_bytes(agent, url).allowed() {
             return None;
         }
         let mut bufs = PathBufs::default();
-        let path = match_path(&self.behaviour, url.as_bytes(), &mut bufs);
+        let path = match_path(&self.behaviour, url, &mut bufs);
         let mut best: Option<ContentUsage> = None;
         let mut pattern = Vec::new();
         for record in self.chosen_records(agent, Directive::ContentUsage) {
