@@ -199,3 +199,70 @@ fn explain_shows_the_preferences_in_text_and_json() {
     assert_eq!(line["content_usage"], json!({"train-ai": "n"}));
     assert_eq!(line["content_signal_line"], 5);
 }
+
+/// `robots diff` reports a URL whose preferences change though its verdict does not,
+/// with the Content-Usage path among the URLs it tries when none are given.
+#[test]
+fn diff_reports_changed_preferences() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.txt");
+    let new = dir.path().join("new.txt");
+    std::fs::write(
+        &old,
+        "User-agent: *\nDisallow: /private/\nContent-Usage: /blog/ train-ai=y\n",
+    )
+    .unwrap();
+    std::fs::write(&new, "User-agent: *\nDisallow: /private/\nContent-Usage: /blog/ train-ai=n\nContent-Signal: search=yes\n").unwrap();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let out = robots(
+        &[
+            "diff",
+            "--agent",
+            "ExampleBot",
+            "--format",
+            "json",
+            old,
+            new,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    let blog = lines
+        .iter()
+        .find(|l| l["url"] == "/blog/")
+        .expect("the rule's path is tried");
+    assert_eq!(blog["old"]["allowed"], true);
+    assert_eq!(blog["old"]["content_usage"], json!({"train-ai": "y"}));
+    assert_eq!(blog["new"]["content_usage"], json!({"train-ai": "n"}));
+    assert_eq!(blog["new"]["content_signal"], json!({"search": "yes"}));
+    // The group's signal changed for every URL; a disallowed one has no Content-Usage
+    // preferences on either side (attach-05 §3.1).
+    assert!(lines.iter().any(|l| l["url"] == "/"));
+    let private = lines.iter().find(|l| l["url"] == "/private/").unwrap();
+    assert_eq!(private["old"]["content_usage"], serde_json::Value::Null);
+    assert_eq!(private["new"]["content_usage"], serde_json::Value::Null);
+    assert_eq!(private["new"]["allowed"], false);
+
+    let out = robots(
+        &[
+            "diff",
+            "--agent",
+            "ExampleBot",
+            "--color",
+            "never",
+            old,
+            new,
+            "/blog/a",
+        ],
+        "",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("CHANGED  ExampleBot  /blog/a  ALLOWED  [content-usage: train-ai=y (line 3)] -> ALLOWED  [content-usage: train-ai=n (line 3)]  [content-signal: search=yes (line 4)]\n"),
+        "{text}"
+    );
+    // Nothing changed: exit 0.
+    let out = robots(&["diff", "--agent", "ExampleBot", old, old], "");
+    assert_eq!(out.status.code(), Some(0));
+}
