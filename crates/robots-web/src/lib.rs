@@ -21,6 +21,7 @@ mod explanation;
 #[cfg(all(target_arch = "wasm32", feature = "node"))]
 mod heap;
 mod packed;
+mod preferences;
 mod response;
 mod summary;
 mod tester;
@@ -32,6 +33,7 @@ pub mod assets;
 pub mod serve;
 
 pub use error::WebError;
+pub use preferences::{Pairs, PreferencesJson};
 pub use response::Availability;
 pub use tester::Tester;
 pub use verdicts::VerdictJson;

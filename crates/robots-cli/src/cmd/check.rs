@@ -11,7 +11,7 @@ pub use robots_web::VerdictJson;
 use unicode_width::UnicodeWidthStr;
 
 use crate::input::{self, AgentsArgs, ReadingArgs};
-use crate::preferences::PreferencesJson;
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 

@@ -12,7 +12,7 @@ use robots::{Robots, Verdict};
 
 use crate::cmd::check::{rule_text, verdict_as_json, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
-use crate::preferences::PreferencesJson;
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 

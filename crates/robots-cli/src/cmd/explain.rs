@@ -9,7 +9,7 @@ use anyhow::Result;
 use robots::{escaped, Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Selection};
 
 use crate::input::{self, EngineArgs};
-use crate::preferences::PreferencesJson;
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
 use crate::written::Patterns;
