@@ -60,6 +60,10 @@ test('preferences stand beside each verdict, and the file facts below', async ()
   assert.match(facts, /Host example\.com/);
   assert.match(facts, /Crawl-delay ExampleBot: 2 s/);
   assert.equal(await page.isHidden('#agent-col'), true, 'one crawler: no crawler column');
+  // The explanation of a row repeats its preferences beside the verdict's reason.
+  await page.click('#results tbody tr:nth-child(1) .url');
+  const explained = (await page.innerText('#explain')).replace(/\s+/g, ' ');
+  assert.match(explained, /Content preferences Content-Usage train-ai=y, search=y 4/);
   assert.deepEqual(record.errors, []);
   await context.close();
 });

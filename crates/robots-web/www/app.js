@@ -194,7 +194,7 @@ function showExplanation(state, embargo) {
   }
   const v = verdicts[selected];
   const e = JSON.parse(file.explain(v.agent, embargo, v.url));
-  ui.explain.innerHTML = explanationHtml(e);
+  ui.explain.innerHTML = explanationHtml(e, v);
   ui.explain.hidden = false;
   editor.highlight(v.line ?? 0);
 }

@@ -71,8 +71,12 @@ export function verdictRows(verdicts, selected, several = false) {
     .join('');
 }
 
-// The explanation panel for one verdict (the JSON of RobotsFile.explain).
-export function explanationHtml(e) {
+// The explanation panel for one verdict (the JSON of RobotsFile.explain), with the
+// preferences of its row (`v`, a verdict of RobotsFile.check) when it has any.
+export function explanationHtml(e, v = {}) {
+  const prefs = v.content_usage || v.content_signal
+    ? `<dt>Content preferences</dt><dd>${preferencesHtml(v)}</dd>`
+    : '';
   const matches = e.matches.length
     ? `<ul class="matches">${e.matches
         .map(
@@ -90,6 +94,7 @@ ${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${code(m.pattern)}</code
 <dt>Matching rules</dt><dd>${matches}</dd>
 ${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(sentence(e.embargo_allow_text))}</dd>` : ''}
 <dt>Verdict</dt><dd>${escapeHtml(sentence(e.reason_text))}</dd>
+${prefs}
 </dl>`;
 }
 
