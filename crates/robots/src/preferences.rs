@@ -101,9 +101,14 @@ impl Robots {
     /// [`Robots::content_usage`] for a URL given as bytes, which need not be UTF-8 (read
     /// as [`Robots::check_bytes`] reads it).
     pub fn content_usage_bytes(&self, agent: &Agent, url: &[u8]) -> Option<ContentUsage> {
-        if !self.check_bytes(agent, url).allowed() {
-            return None;
-        }
+        // The rules first: most files have none, and then no check is made at all.
+        let found = self.matching_usage(agent, url)?;
+        self.check_bytes(agent, url).allowed().then_some(found)
+    }
+
+    /// The longest matching Content-Usage rules for `url`, combined, before asking
+    /// whether the URL may be crawled.
+    fn matching_usage(&self, agent: &Agent, url: &[u8]) -> Option<ContentUsage> {
         let mut bufs = PathBufs::default();
         let path = match_path(&self.behaviour, url, &mut bufs);
         let mut best: Option<ContentUsage> = None;

@@ -109,19 +109,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // not a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut changed = 0;
+    // Most files state no preferences: then none are compared, and the diff costs what
+    // the verdicts cost.
+    let with_preferences = [&old, &new].iter().any(|r| states_preferences(r));
     for agent in &agents {
         for input::Url { bytes, text: url } in &urls {
             let (before, after) = (old.check_bytes(agent, bytes), new.check_bytes(agent, bytes));
-            let preferences_changed =
-                preferences(&old, agent, bytes) != preferences(&new, agent, bytes);
+            let preferences_changed = with_preferences
+                && preferences(&old, agent, bytes) != preferences(&new, agent, bytes);
             if same(&before, &after) && !preferences_changed {
                 continue;
             }
             changed += 1;
-            let (old_prefs, new_prefs) = (
-                PreferencesJson::of(&old, agent, bytes),
-                PreferencesJson::of(&new, agent, bytes),
-            );
+            let (old_prefs, new_prefs) = if with_preferences {
+                (
+                    PreferencesJson::of(&old, agent, bytes),
+                    PreferencesJson::of(&new, agent, bytes),
+                )
+            } else {
+                (PreferencesJson::NONE, PreferencesJson::NONE)
+            };
             match args.format {
                 Format::Json => writeln!(
                     out,
@@ -183,6 +190,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// Whether a file has any Content-Usage or Content-Signal line the engine reads.
+fn states_preferences(robots: &Robots) -> bool {
+    robots.records().any(|r| {
+        matches!(
+            r.directive(),
+            robots::Directive::ContentUsage | robots::Directive::ContentSignal
+        )
     })
 }
 
