@@ -7,7 +7,10 @@ use robots::{Agent, Robots};
 
 use crate::index::assessment::{self, governing, Assessment, Pending, RobotsCapture};
 use crate::index::{first_observed, CaptureVerdict, Index, Tx};
+use crate::redirect::{self, Followed};
+use crate::store::Store;
 use crate::time::Timestamp;
+use crate::url::is_robots_txt;
 use crate::Error;
 
 /// How much older than a capture a readable robots.txt capture may be and still stand in
@@ -26,7 +29,11 @@ const CACHE_LIMIT: usize = 256;
 
 /// Assesses every capture marked pending (new ones, and those whose robots.txt or the
 /// first observation of whose content changed). Returns how many were assessed.
-pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Error> {
+pub(crate) fn assess_pending(
+    index: &mut Index,
+    store: &Store,
+    agent: &Agent,
+) -> Result<u64, Error> {
     let mut cache: HashMap<i64, Robots> = HashMap::new();
     let mut total = 0;
     loop {
@@ -36,7 +43,7 @@ pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Er
             return Ok(total);
         }
         for record in &batch {
-            let a = assess(&tx, agent, record, &mut cache)?;
+            let a = assess(&tx, store, agent, record, &mut cache)?;
             assessment::record(&tx, record.id, &a)?;
         }
         tx.commit()?;
@@ -46,6 +53,7 @@ pub(crate) fn assess_pending(index: &mut Index, agent: &Agent) -> Result<u64, Er
 
 fn assess(
     tx: &Tx<'_>,
+    store: &Store,
     agent: &Agent,
     record: &Pending,
     cache: &mut HashMap<i64, Robots>,
@@ -59,22 +67,40 @@ fn assess(
     let Some(nearest) = governing(tx, &record.origin, record.captured)? else {
         return Ok(flagged(None, CaptureVerdict::NoRobots));
     };
-    // RFC 9309 §2.3.1.4: an unreachable robots.txt means complete disallow, unless the
-    // crawler still had a copy it read before (§2.4 lets it keep one while unreachable).
-    let (robots_id, status) = if (500..=599).contains(&nearest.status) {
-        match cached_copy(tx, &record.origin, &nearest, record.captured)? {
-            Some(copy) => (copy.record, copy.status),
-            None => return Ok(flagged(Some(nearest.record), CaptureVerdict::Disallowed)),
-        }
-    } else {
-        (nearest.record, nearest.status)
-    };
-    let released_now = Assessment {
-        robots_record: Some(robots_id),
+    let released_at_once = |robots_record| Assessment {
+        robots_record: Some(robots_record),
         verdict: CaptureVerdict::Allowed,
         embargo_days: None,
         embargo_until: Some(record.captured),
     };
+    // RFC 9309 §2.3.1.2: a redirect is followed (five hops at least) to the capture of
+    // its target, which governs this origin wherever it was served from.
+    let reached = if (300..=399).contains(&nearest.status) {
+        match redirect::follow(tx, store, &nearest)? {
+            Followed::Reached { record, status } => (record, status),
+            // Taken as unavailable, as a crawler would: no rules (§2.3.1.3).
+            Followed::Unavailable => return Ok(released_at_once(nearest.record)),
+            Followed::NotCaptured { .. } => {
+                return Ok(flagged(Some(nearest.record), CaptureVerdict::NoRobots))
+            }
+        }
+    } else {
+        (nearest.record, nearest.status)
+    };
+    // RFC 9309 §2.3.1.4: an unreachable robots.txt means complete disallow, unless the
+    // crawler still had a copy it read before (§2.4 lets it keep one while unreachable).
+    let (robots_id, status) = if (500..=599).contains(&reached.1) {
+        match cached_copy(tx, &record.origin, &nearest, record.captured)? {
+            Some(copy) => (copy.record, copy.status),
+            // The error answer of robots.txt itself is no page the rules withhold: a
+            // crawler always asks for robots.txt, and its answer is what it recorded.
+            None if is_robots_txt(&record.url) => return Ok(released_at_once(reached.0)),
+            None => return Ok(flagged(Some(reached.0), CaptureVerdict::Disallowed)),
+        }
+    } else {
+        reached
+    };
+    let released_now = released_at_once(robots_id);
     // §2.3.1.3: an unavailable robots.txt means no rules.
     if (400..=499).contains(&status) {
         return Ok(released_now);
@@ -84,9 +110,11 @@ fn assess(
     }
     let robots = match cache.entry(robots_id) {
         hash_map::Entry::Occupied(e) => e.into_mut(),
-        hash_map::Entry::Vacant(e) => {
-            e.insert(Robots::parse(&assessment::robots_body(tx, robots_id)?))
-        }
+        hash_map::Entry::Vacant(e) => match redirect::rules_body(tx, store, robots_id)? {
+            Some(body) => e.insert(Robots::parse(&body)),
+            // Rules the archive cannot read govern nothing, as at ingest.
+            None => return Ok(flagged(Some(robots_id), CaptureVerdict::NoRobots)),
+        },
     };
     let verdict = robots.check(agent, &record.url);
     if !verdict.allowed() {

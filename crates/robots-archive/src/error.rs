@@ -55,6 +55,8 @@ impl From<rusqlite::Error> for Error {
 /// How a WARC file breaks the format (ISO 28500, WARC 1.0 and 1.1).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WarcProblem {
+    #[error("the file is empty, and a WARC file holds at least one record; was the crawl stopped before it wrote any? Crawl again, or leave this file out")]
+    Empty,
     #[error("expected a record starting with `WARC/1.0` or `WARC/1.1`, found {found:?}; is this a WARC file?")]
     NotAWarcRecord { found: String },
     #[error("the file is compressed with {format}, but WARC files are read plain or gzipped per record: decompress it (e.g. `{command}`) and ingest the .warc file")]

@@ -24,6 +24,7 @@ use crate::index::captures::{index_response, index_revisit, upgrade_response, In
 use crate::index::revisits;
 use crate::index::{assessment, files, Index};
 use crate::recovery;
+use crate::redirect;
 use crate::revisit;
 use crate::store::Store;
 use crate::warc::Reader;
@@ -75,6 +76,11 @@ pub struct IngestReport {
     /// Records that are not captures (requests, metadata, warcinfo, revisits of another
     /// profile such as this archive's own tombstones…), skipped.
     pub skipped: u64,
+    /// Of the robots.txt captures indexed, redirects (3xx) whose target, or a later
+    /// hop's, the archive holds no capture of (RFC 9309 §2.3.1.2 has the crawler follow
+    /// them): the rules that governed the site are unknown, so its captures are held back
+    /// as having no robots.txt until a file holding the target is ingested.
+    pub robots_redirects_not_captured: u64,
     /// Size of the file in bytes.
     pub bytes: u64,
     /// Partial copies that earlier ingests, killed mid-copy, left in the store and that
@@ -103,8 +109,17 @@ pub(crate) fn ingest(
     source: &Path,
     progress: &mut dyn FnMut(u64),
 ) -> Result<IngestReport, Error> {
-    let report = ingest_file(index, store, source, progress);
-    let assessed = assess::assess_pending(index, agent);
+    let mut report = ingest_file(index, store, source, progress);
+    if let Ok(r) = &mut report {
+        // Before assessing: a target captured here may be what a redirect waited for.
+        let tx = index.begin()?;
+        assessment::reassess_redirected_to(&tx, &r.stored_as)?;
+        tx.commit()?;
+    }
+    let assessed = assess::assess_pending(index, store, agent);
+    if let (Ok(r), Ok(_)) = (&mut report, &assessed) {
+        r.robots_redirects_not_captured = redirects_not_captured(index, store, &r.stored_as)?;
+    }
     // Captures an earlier release published, which a rebuilt index learnt of from the
     // public files, are marked as such once indexed (of a damaged file too).
     let recovered = recovery::recover(index, archive_dir);
@@ -289,4 +304,20 @@ fn read_file(
             return Ok(());
         }
     }
+}
+
+/// How many of the robots.txt redirects indexed from `file` lead to a URL the archive
+/// holds no capture of.
+fn redirects_not_captured(index: &mut Index, store: &Store, file: &str) -> Result<u64, Error> {
+    let tx = index.begin()?;
+    let mut missing = 0;
+    for redirect in assessment::redirects_in_file(&tx, file)? {
+        if matches!(
+            redirect::follow(&tx, store, &redirect)?,
+            redirect::Followed::NotCaptured { .. }
+        ) {
+            missing += 1;
+        }
+    }
+    Ok(missing)
 }

@@ -43,9 +43,19 @@
 //!   §2.3.1.3), released at once; 5xx (unreachable): the copy the crawler had read
 //!   before, which a fetcher keeps through the first 30 days of an outage (§2.3.1.4,
 //!   §2.4; `robots-fetch` does), that is the latest 2xx or 4xx capture before the 5xx
-//!   and at most 30 days older than the capture; with no such copy, complete disallow.
-//!   1xx and 3xx captures are not robots.txt files and are skipped (a crawler records
-//!   the redirect target).
+//!   and at most 30 days older than the capture; with no such copy, complete disallow
+//!   (but never of the 5xx capture of `/robots.txt` itself, which is released at once:
+//!   a crawler always asks for robots.txt). 1xx captures are skipped. **3xx**: the
+//!   redirect is followed, as RFC 9309 §2.3.1.2 asks, through the archive's own captures
+//!   (a crawler that follows redirects records each hop): each hop's `Location` to the
+//!   capture of that URL nearest in time (within 24 hours), up to five hops, to another
+//!   origin too; the capture it ends at (2xx, 4xx or 5xx, as above) governs the origin
+//!   whose robots.txt redirected. More than five hops, a loop, or a redirect without a
+//!   usable `Location` is robots.txt unavailable (no rules), as `robots-fetch` takes it;
+//!   a target the archive holds no capture of leaves the rules unknown (`no-robots`,
+//!   counted in the ingest report) until an ingest brings it. Indexes of layout 4 and
+//!   older, which kept no 3xx robots.txt capture, are upgraded when opened: each one's
+//!   `Location` is read from the store and the captures it governs assessed again.
 //! - **Allowed**, with an embargo: the end is [`robots::Embargo::end`] of the group's
 //!   period, the response's Last-Modified, the first time the archive observed the
 //!   content (the same URL with the same payload digest, across every ingest) and the
@@ -197,6 +207,23 @@
 //!   published. So a rebuild followed by a release publishes nothing already published.
 //!   A release log kept beside the index was rejected: it could be lost with the index,
 //!   or disagree with what the public files show.
+//! - **Export** ([`Archive::export`]) for the tools archivists replay and exchange with,
+//!   keyed by pywb's SURT key ([`pywb_key`]: the `surt` package's canonicalization, IPv4
+//!   hosts reversed like names, ports kept, query parts sorted), which differs from the
+//!   `/cdx` key: [`ExportFormat::Cdxj`], every capture as pywb's CDXJ (`<key> <14-digit
+//!   time> {"url", "mime", "status", "digest", "length", "offset", "filename"}` with
+//!   `filename` the file's name in `store/`, plus `embargo_until` and `access` at the
+//!   time given), sorted bytewise; [`ExportFormat::Aclj`], pywb's access-control rules
+//!   at that time, one exact-match rule (`<key>###`) per URL with a capture withheld:
+//!   `exclude` (pywb answers 404) when one was captured while disallowed, else `block`
+//!   (451), reverse-sorted as pywb reads them; pywb's rules name URLs, not captures, so
+//!   a URL is withheld whole while any of its captures is. [`ExportFormat::Wacz`], a
+//!   WACZ [`WACZ_VERSION`] package of the records released at that time, each read
+//!   through the `disclosure` gate as release reads them (so never an embargoed or
+//!   disallowed body), with its CDXJ index, `pages/pages.jsonl` of its HTML pages
+//!   answering 200, and `datapackage.json` with every file's SHA-256. The file is
+//!   written under `<out>.part` and renamed when whole. pywb's rules hold as of their
+//!   time: export them again after each release.
 
 mod assess;
 mod capture;
@@ -204,11 +231,14 @@ mod cdx;
 mod digest;
 mod disclosure;
 mod error;
+mod export;
 mod http;
 mod incoming;
 mod index;
 mod ingest;
+mod pywb;
 mod recovery;
+mod redirect;
 mod release;
 mod revisit;
 mod serve;
@@ -228,10 +258,12 @@ pub use capture::RevisitProfile;
 pub use cdx::{CdxLine, CdxQuery, MatchType};
 pub use digest::Digest;
 pub use error::{CdxProblem, Error, WarcProblem};
+pub use export::{ExportFormat, ExportReport, WACZ_VERSION};
 pub use http::{HeaderFields, ResponseHead};
 pub use incoming::Leftovers;
 pub use index::{Access, CaptureVerdict, Entry, Revisit, INDEX_FILE};
 pub use ingest::IngestReport;
+pub use pywb::pywb_key;
 pub use release::{ReleaseReport, ReleaseStep, PUBLIC_DIR};
 pub use serve::{respond, Request, Response, Server};
 pub use status::{Status, UpcomingRelease};
@@ -370,6 +402,18 @@ impl Archive {
         serve::respond(self, request, now)
     }
 
+    /// Writes `format` to `out` (through `<out>.part`, renamed when whole): a CDXJ index
+    /// of every capture with its access at `at`, pywb's access rules for what is withheld
+    /// at `at`, or a WACZ of what is released at `at` (see the crate's `export` module).
+    pub fn export(
+        &self,
+        format: ExportFormat,
+        at: Timestamp,
+        out: &Path,
+    ) -> Result<ExportReport, Error> {
+        export::export(self, format, at, out)
+    }
+
     pub(crate) fn index(&self) -> &Index {
         &self.index
     }
@@ -383,13 +427,16 @@ impl Archive {
 /// again when its layout asks for it, and assesses what the upgrade marked.
 fn upgrade(index: &mut Index, store: &Store, agent: &Agent) -> Result<(), Error> {
     let mut reassess = index.upgraded;
-    if index.upgrading {
-        ingest::upgrade_files(index, store)?;
+    if index.upgrading || index.redirects_unread {
+        if index.upgrading {
+            ingest::upgrade_files(index, store)?;
+        }
+        redirect::index_captured(index, store)?;
         index.finish_upgrade()?;
         reassess = true;
     }
     if reassess {
-        assess::assess_pending(index, agent)?;
+        assess::assess_pending(index, store, agent)?;
     }
     Ok(())
 }

@@ -71,6 +71,17 @@ impl Store {
             let _ = fs::remove_file(&incoming);
         }
         let (sha1, size, first) = copied?;
+        // No bytes, no record: refused before it is placed, so that no empty file sits
+        // in the store with a `files` row and no capture (WARC 1.1 §4: a file is
+        // records).
+        if size == 0 {
+            fs::remove_file(&incoming).map_err(|e| io_error(&incoming, e))?;
+            return Err(Error::Warc {
+                path: source.to_owned(),
+                offset: 0,
+                problem: crate::error::WarcProblem::Empty,
+            });
+        }
         let ext = if first == [0x1f, 0x8b] {
             "warc.gz"
         } else {

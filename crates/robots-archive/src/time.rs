@@ -14,11 +14,11 @@
 //! - HTTP-dates are written with jiff rather than `httpdate`, which refuses times
 //!   before 1970 that a WARC-Date can hold; `httpdate` reads them back in the tests.
 //!
-//! An instant is any `i64` of seconds; jiff's calendar spans the years -9999 to 9999.
-//! Written out, an instant after 9999-12-31T23:59:59Z (an embargo ending after a capture
-//! dated 9999-12-31, say) is written as that last second, in every form, since neither
-//! a WARC-Date nor a Wayback stamp has room for a fifth digit of year; likewise one
-//! before -9999-01-01T00:00:00Z is written as that first second.
+//! An instant is any `i64` of seconds. Written out, an instant after 9999-12-31T23:59:59Z
+//! (an embargo ending after a capture dated 9999-12-31, say) is written as that last
+//! second, in every form, since neither a WARC-Date nor a Wayback stamp has room for a
+//! fifth digit of year; likewise one before 0000-01-01T00:00:00Z is written as that
+//! first second ([`Timestamp::EARLIEST`], [`Timestamp::LATEST`]).
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -29,12 +29,24 @@ use crate::Error;
 ///
 /// Seconds are the precision of WARC-Date in practice and of HTTP-dates, so nothing is
 /// lost, and the index can sort and compare plain integers.
+///
+/// Any instant is held, but only those of the years 0000 to 9999 can be written: RFC 3339
+/// (§5.6, `date-fullyear = 4DIGIT`), WARC-Date and 14-digit stamps have four-digit years.
+/// An instant past [`Timestamp::LATEST`] (the end of an embargo on a capture dated
+/// 9999-12-31, say) is written as that last second, and one before
+/// [`Timestamp::EARLIEST`] as that first second, rather than as a year no reader takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(i64);
 
 const DAY: i64 = 86_400;
 
 impl Timestamp {
+    /// 0000-01-01T00:00:00Z, the first instant a four-digit year can write.
+    pub const EARLIEST: Timestamp = Timestamp(-62_167_219_200);
+
+    /// 9999-12-31T23:59:59Z, the last instant a four-digit year can write.
+    pub const LATEST: Timestamp = Timestamp(253_402_300_799);
+
     /// The instant `secs` seconds after the Unix epoch.
     pub const fn from_unix(secs: i64) -> Timestamp {
         Timestamp(secs)
@@ -124,17 +136,20 @@ impl Timestamp {
         from_parts(year, month, day, hour, minute, second).ok_or_else(bad)
     }
 
-    /// `2026-01-31T12:00:00Z`, the form WARC-Date uses.
+    /// `2026-01-31T12:00:00Z`, the form WARC-Date uses; 9999-12-31T23:59:59Z for any
+    /// later instant (see [`Timestamp`]).
     pub fn rfc3339(self) -> String {
         self.civil().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
     }
 
-    /// `20260131120000`, the form Wayback URLs and CDX lines use.
+    /// `20260131120000`, the form Wayback URLs and CDX lines use; `99991231235959` for
+    /// any later instant.
     pub fn fourteen_digits(self) -> String {
         self.civil().strftime("%Y%m%d%H%M%S").to_string()
     }
 
-    /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7).
+    /// `Sat, 31 Jan 2026 12:00:00 GMT`, the HTTP-date form (RFC 9110 §5.6.7), whose
+    /// year has four digits too: `Fri, 31 Dec 9999 23:59:59 GMT` for any later instant.
     pub fn http_date(self) -> String {
         self.civil()
             .strftime("%a, %d %b %Y %H:%M:%S GMT")
@@ -144,13 +159,11 @@ impl Timestamp {
     /// The date and time of this instant in UTC, held to the years jiff's calendar
     /// spans (see the module docs).
     fn civil(self) -> jiff::civil::DateTime {
+        let written = self.0.clamp(Timestamp::EARLIEST.0, Timestamp::LATEST.0);
+        // Within the years 0000 to 9999, which jiff's calendar spans.
         EPOCH
-            .checked_add(jiff::SignedDuration::from_secs(self.0))
-            .unwrap_or(if self.0 > 0 {
-                jiff::civil::DateTime::MAX
-            } else {
-                jiff::civil::DateTime::MIN
-            })
+            .checked_add(jiff::SignedDuration::from_secs(written))
+            .unwrap_or(jiff::civil::DateTime::MAX)
     }
 }
 
@@ -408,25 +421,6 @@ mod tests {
     }
 
     #[test]
-    fn instants_after_the_year_9999_are_written_as_its_last_second() {
-        let last = Timestamp::parse_rfc3339("9999-12-31T23:59:59Z").unwrap();
-        for t in [
-            last.plus_secs(1),
-            last.plus_secs(400 * DAY),
-            Timestamp::from_unix(i64::MAX),
-        ] {
-            assert_eq!(t.rfc3339(), "9999-12-31T23:59:59Z");
-            assert_eq!(t.fourteen_digits(), "99991231235959");
-            assert_eq!(t.http_date(), "Fri, 31 Dec 9999 23:59:59 GMT");
-        }
-        assert_eq!(last.rfc3339(), "9999-12-31T23:59:59Z");
-        assert_eq!(
-            Timestamp::from_unix(i64::MIN).rfc3339(),
-            "-9999-01-01T00:00:00Z"
-        );
-    }
-
-    #[test]
     fn system_times_convert_both_ways_to_the_extremes() {
         for secs in [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX] {
             let t = Timestamp::from_unix(secs);
@@ -438,6 +432,34 @@ mod tests {
             -2,
             "rounded towards the past"
         );
+    }
+
+    #[test]
+    fn instants_past_the_year_9999_are_written_as_its_last_second() {
+        assert_eq!(
+            Timestamp::EARLIEST,
+            Timestamp::parse_rfc3339("0000-01-01T00:00:00Z").unwrap()
+        );
+        assert_eq!(
+            Timestamp::LATEST,
+            Timestamp::parse_rfc3339("9999-12-31T23:59:59Z").unwrap()
+        );
+        // A capture dated 9999-12-31 under a 30-day embargo, and the far extremes.
+        let capture = Timestamp::parse_rfc3339("9999-12-31T12:00:00Z").unwrap();
+        for late in [capture.plus_secs(30 * DAY), Timestamp::from_unix(i64::MAX)] {
+            assert_eq!(late.rfc3339(), "9999-12-31T23:59:59Z");
+            assert_eq!(late.fourteen_digits(), "99991231235959");
+            assert_eq!(late.http_date(), "Fri, 31 Dec 9999 23:59:59 GMT");
+            // Written, it reads back: the last second, not a year RFC 3339 refuses.
+            assert_eq!(
+                Timestamp::parse_rfc3339(&late.to_string()).unwrap(),
+                Timestamp::LATEST
+            );
+        }
+        let early = Timestamp::from_unix(i64::MIN);
+        assert_eq!(early.rfc3339(), "0000-01-01T00:00:00Z");
+        assert_eq!(early.fourteen_digits(), "00000101000000");
+        assert_eq!(early.http_date(), "Sat, 01 Jan 0000 00:00:00 GMT");
     }
 
     /// Instants in the years 0000 to 9999, which four-digit years can write.

@@ -368,7 +368,7 @@ fn an_index_that_kept_declared_digests_and_skipped_revisits_is_upgraded() {
             r.get(0)
         })
         .unwrap();
-    assert_eq!(layout, "4");
+    assert_eq!(layout, "5");
 }
 
 #[test]
@@ -564,10 +564,11 @@ fn robots_txt_is_found_before_or_within_a_day_after() {
     // 5xx: complete disallow.
     let down = only(&archive, "http://down.test/page");
     assert_eq!(down.verdict, Some(CaptureVerdict::Disallowed));
-    // 3xx: not a robots.txt file at all.
+    // 3xx without a Location: unavailable, as a crawler takes it (RFC 9309 §2.3.1.2).
+    let moved = only(&archive, "http://moved.test/page");
     assert_eq!(
-        only(&archive, "http://moved.test/page").verdict,
-        Some(CaptureVerdict::NoRobots)
+        (moved.verdict, moved.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(moved.captured))
     );
 
     // A robots.txt ingested later assesses the unknown capture again.
@@ -770,6 +771,30 @@ fn a_failed_ingest_that_indexed_nothing_leaves_the_store_as_it_was() {
     }
     let status = archive.status(t("2026-01-01T00:00:00Z")).unwrap();
     assert_eq!(status.records, 1);
+}
+
+#[test]
+fn an_empty_file_is_refused_and_leaves_nothing_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive_dir = dir.path().join("archive");
+    let mut archive = Archive::create(&archive_dir, AGENT).unwrap();
+    let empty = dir.path().join("empty.warc.gz");
+    std::fs::write(&empty, b"").unwrap();
+    for _ in 0..2 {
+        // Refused again the same way: not taken for a file already ingested.
+        let e = archive.ingest(&empty, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&e, Error::Warc { path, offset: 0, .. } if *path == empty),
+            "{e}"
+        );
+        assert!(e.to_string().contains("the file is empty"), "{e}");
+        assert_eq!(problem(e), WarcProblem::Empty);
+        assert_eq!(stored_files(&archive_dir), Vec::<String>::new());
+    }
+    // The archive goes on as before: a good file after it is ingested.
+    let good = write_warc(&dir.path().join("good.warc.gz"), &[site_robots()], 1);
+    archive.ingest(&good, &mut |_| {}).unwrap();
+    assert_eq!(stored_files(&archive_dir).len(), 1);
 }
 
 #[test]
@@ -1014,4 +1039,166 @@ fn an_ingest_removes_the_partial_copies_of_killed_ingests_and_nothing_else() {
         (2, 2000)
     );
     assert_eq!(status.records, 2);
+}
+
+/// A redirect from `url` to `to`, captured at `at`.
+fn moved(url: &str, at: &str, to: &str) -> Capture {
+    capture(url, at, 301, b"").header("Location", to)
+}
+
+#[test]
+fn robots_txt_redirects_are_followed_through_captured_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = b"User-agent: *\nArchive-Embargo: w\nDisallow: /private/\n";
+    let at = "2026-01-01T00:00:00Z";
+    let later = "2026-01-01T00:00:05Z";
+    let mut captures = vec![
+        // Two hops, the second to another origin: its rules govern the first.
+        moved("http://a.test/robots.txt", at, "/robots-real.txt"),
+        moved(
+            "http://a.test/robots-real.txt",
+            at,
+            "https://rules.test/a.txt",
+        ),
+        capture("https://rules.test/a.txt", at, 200, rules),
+        capture("http://a.test/page", later, 200, b"a"),
+        capture("http://a.test/private/x", later, 200, b"x"),
+        // A loop: unavailable, so no rules.
+        moved("http://loop.test/robots.txt", at, "/b.txt"),
+        moved("http://loop.test/b.txt", at, "/robots.txt"),
+        capture("http://loop.test/page", later, 200, b"l"),
+        // A target never captured: the rules are unknown.
+        moved("http://lost.test/robots.txt", at, "/nowhere.txt"),
+        capture("http://lost.test/page", later, 200, b"n"),
+        // A 5xx robots.txt disallows the site's pages, not its own capture.
+        capture("http://down.test/robots.txt", at, 503, b"busy"),
+        capture("http://down.test/page", later, 200, b"d"),
+        // The target ends in 5xx: unreachable, complete disallow.
+        moved("http://err.test/robots.txt", at, "/r.txt"),
+        capture("http://err.test/r.txt", at, 500, b""),
+        capture("http://err.test/page", later, 200, b"e"),
+    ];
+    // Six hops: past the five RFC 9309 asks for, unavailable.
+    for i in 0..6 {
+        let from = if i == 0 {
+            "http://far.test/robots.txt".to_owned()
+        } else {
+            format!("http://far.test/{i}.txt")
+        };
+        captures.push(moved(&from, at, &format!("/{}.txt", i + 1)));
+    }
+    captures.push(capture(
+        "http://far.test/6.txt",
+        at,
+        200,
+        b"User-agent: *\nDisallow: /\n",
+    ));
+    captures.push(capture("http://far.test/page", later, 200, b"f"));
+    let mut archive = Archive::create(&dir.path().join("archive"), AGENT).unwrap();
+    let path = write_warc(&dir.path().join("a.warc.gz"), &captures, 0);
+    let report = archive.ingest(&path, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_redirects_not_captured, 1, "{report:?}");
+
+    let page = only(&archive, "http://a.test/page");
+    assert_eq!(page.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(page.embargo_days, Some(7));
+    assert_eq!(
+        page.robots_record,
+        Some(only(&archive, "https://rules.test/a.txt").id)
+    );
+    assert_eq!(
+        only(&archive, "http://a.test/private/x").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let looped = only(&archive, "http://loop.test/page");
+    assert_eq!(
+        (looped.verdict, looped.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(looped.captured))
+    );
+    assert_eq!(
+        only(&archive, "http://lost.test/page").verdict,
+        Some(CaptureVerdict::NoRobots)
+    );
+    assert_eq!(
+        only(&archive, "http://down.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let down = only(&archive, "http://down.test/robots.txt");
+    assert_eq!(
+        (down.verdict, down.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(down.captured))
+    );
+    assert_eq!(
+        only(&archive, "http://err.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+    let far = only(&archive, "http://far.test/page");
+    assert_eq!(
+        (far.verdict, far.embargo_until),
+        (Some(CaptureVerdict::Allowed), Some(far.captured)),
+        "six hops: unavailable, no rules"
+    );
+
+    // The lost target, ingested later, governs: its pages are assessed again.
+    let more = write_warc(
+        &dir.path().join("more.warc.gz"),
+        &[capture(
+            "http://lost.test/nowhere.txt",
+            at,
+            200,
+            b"User-agent: *\nDisallow: /\n",
+        )],
+        1,
+    );
+    let report = archive.ingest(&more, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_redirects_not_captured, 0);
+    assert_eq!(
+        only(&archive, "http://lost.test/page").verdict,
+        Some(CaptureVerdict::Disallowed)
+    );
+}
+
+#[test]
+fn an_index_from_before_redirects_were_followed_reads_them_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = "2026-01-01T00:00:00Z";
+    let archive = archive_with(
+        dir.path(),
+        &[
+            moved("http://old.test/robots.txt", at, "/real.txt"),
+            capture(
+                "http://old.test/real.txt",
+                at,
+                200,
+                b"User-agent: *\nArchive-Embargo: w\n",
+            ),
+            capture("http://old.test/page", "2026-01-01T00:00:05Z", 200, b"p"),
+        ],
+    );
+    drop(archive);
+    // What layout 4 left: no robots.txt row for the redirect, the page without rules.
+    let path = dir.path().join("archive").join(robots_archive::INDEX_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DELETE FROM robots_redirects; DELETE FROM robots_txt;
+         UPDATE records SET verdict = 'no-robots', embargo_until = NULL, robots_record = NULL;
+         UPDATE meta SET value = '4' WHERE key = 'layout';",
+    )
+    .unwrap();
+    drop(conn);
+    let archive = Archive::open(&dir.path().join("archive")).unwrap();
+    let page = only(&archive, "http://old.test/page");
+    assert_eq!(page.verdict, Some(CaptureVerdict::Allowed));
+    assert_eq!(page.embargo_days, Some(7));
+    drop(archive);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let layout: String = conn
+        .query_row("SELECT value FROM meta WHERE key = 'layout'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        layout, "5",
+        "the layout is written once the redirects are read"
+    );
 }

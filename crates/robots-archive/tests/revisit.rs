@@ -636,7 +636,7 @@ fn an_index_of_layout_3_holds_its_waiting_revisits_after_an_upgrade() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!(layout, "4");
+    assert_eq!(layout, "5");
     assert!(due_sql.contains("held IS NULL"), "{due_sql}");
     // Still in the due index until the first release holds it.
     assert!(due_rows(&adir, "2026-05-01T00:00:00Z").contains(&alone.id));

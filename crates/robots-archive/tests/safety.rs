@@ -203,7 +203,12 @@ fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec], visits: &[V
         files[v.file].push(Item::Revisit(c, IDENTICAL, true));
     }
     let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
-    for (n, items) in files.iter().enumerate() {
+    // A file with no record is refused as empty: only files with captures are written.
+    for (n, items) in files
+        .iter()
+        .enumerate()
+        .filter(|(_, items)| !items.is_empty())
+    {
         let warc = write_records(&dir.join(format!("f{n}.warc.gz")), items, n + 1);
         archive.ingest(&warc, &mut |_| {}).unwrap();
     }

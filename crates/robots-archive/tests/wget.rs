@@ -53,19 +53,26 @@ fn page(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
     }
 }
 
+/// A site: the page at a path (status, extra headers, body).
+type Site = fn(&str) -> (u16, Vec<(&'static str, &'static str)>, String);
+
 /// Serves the site on 127.0.0.1 from a thread; one request per connection.
 fn serve_site() -> u16 {
+    serve(page)
+}
+
+fn serve(site: Site) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let _ = answer(stream);
+            let _ = answer(stream, site);
         }
     });
     port
 }
 
-fn answer(mut stream: TcpStream) -> std::io::Result<()> {
+fn answer(mut stream: TcpStream, site: Site) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
@@ -77,7 +84,7 @@ fn answer(mut stream: TcpStream) -> std::io::Result<()> {
             break;
         }
     }
-    let (status, headers, body) = page(&path);
+    let (status, headers, body) = site(&path);
     let mut out = format!(
         "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
@@ -297,4 +304,104 @@ fn wget_crawl_is_ingested_served_and_released_under_embargo() {
             String::from_utf8_lossy(&check.stderr)
         );
     }
+}
+
+/// The site of issue 60: `/robots.txt` redirects (301) to `/robots-real.txt`.
+fn redirecting(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
+    let html = |body: &str| format!("<!doctype html><html><body>{body}</body></html>\n");
+    match path {
+        "/robots.txt" => (301, vec![("Location", "/robots-real.txt")], String::new()),
+        "/robots-real.txt" => (
+            200,
+            vec![("Content-Type", "text/plain")],
+            "User-agent: *\nArchive-Embargo: w\nDisallow: /private/\n".to_owned(),
+        ),
+        "/" | "/index.html" => (
+            200,
+            vec![],
+            html("<a href=\"/a.html\">a</a> <a href=\"/private/p.html\">p</a>"),
+        ),
+        "/a.html" => (200, vec![], html("SECRET-A")),
+        "/private/p.html" => (200, vec![], html("SECRET-P")),
+        _ => (404, vec![], html("not found")),
+    }
+}
+
+#[test]
+fn a_redirected_robots_txt_governs_through_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = serve(redirecting);
+    let Some(warc) = crawl(dir.path(), port) else {
+        return;
+    };
+    let adir = dir.path().join("archive");
+    let mut archive = Archive::create(&adir, "Wget").unwrap();
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_txt, 1, "{report:?}");
+    assert_eq!(report.robots_redirects_not_captured, 0, "{report:?}");
+    let base = format!("http://127.0.0.1:{port}");
+    let one = |path: &str| {
+        let mut v = archive.captures_of(&format!("{base}{path}")).unwrap();
+        assert_eq!(v.len(), 1, "{path} captured once");
+        v.remove(0)
+    };
+    let target = one("/robots-real.txt");
+    let week = 7 * 86_400;
+    for path in ["/", "/a.html", "/robots-real.txt", "/robots.txt"] {
+        let e = one(path);
+        assert_eq!(e.verdict, Some(CaptureVerdict::Allowed), "{path}: {e:?}");
+        assert_eq!(e.embargo_days, Some(7), "{path}");
+        assert_eq!(e.embargo_until, Some(e.captured.plus_secs(week)), "{path}");
+        // The rules that governed it: the redirect's target.
+        assert_eq!(e.robots_record, Some(target.id), "{path}");
+    }
+    let status = archive.status(target.captured).unwrap();
+    assert_eq!(status.no_robots, 0, "{status:?}");
+    // wget obeyed the target's Disallow: /private/.
+    assert!(archive
+        .captures_of(&format!("{base}/private/p.html"))
+        .unwrap()
+        .is_empty());
+}
+
+/// A redirect whose target was not captured (a crawler that did not follow it).
+fn dangling(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
+    match path {
+        "/robots.txt" => (301, vec![("Location", "/elsewhere.txt")], String::new()),
+        "/elsewhere.txt" => (404, vec![], String::new()),
+        _ => redirecting(path),
+    }
+}
+
+#[test]
+fn a_robots_txt_redirect_to_nothing_captured_is_reported_and_withheld() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = serve(dangling);
+    // Not following redirects, wget records the 301 alone.
+    let output = Command::new("wget")
+        .current_dir(dir.path())
+        .args([
+            "--max-redirect=0",
+            "--tries=1",
+            "--no-verbose",
+            "--warc-file=crawl",
+            "-O",
+            "-",
+        ])
+        .arg(format!("http://127.0.0.1:{port}/robots.txt"))
+        .arg(format!("http://127.0.0.1:{port}/a.html"))
+        .output();
+    if output.is_err() {
+        eprintln!("NOTICE: wget not found; skipping (apt-get install wget)");
+        return;
+    }
+    let warc = dir.path().join("crawl.warc.gz");
+    let adir = dir.path().join("archive");
+    let mut archive = Archive::create(&adir, "Wget").unwrap();
+    let report = archive.ingest(&warc, &mut |_| {}).unwrap();
+    assert_eq!(report.robots_redirects_not_captured, 1, "{report:?}");
+    let a = archive
+        .captures_of(&format!("http://127.0.0.1:{port}/a.html"))
+        .unwrap();
+    assert_eq!(a[0].verdict, Some(CaptureVerdict::NoRobots));
 }

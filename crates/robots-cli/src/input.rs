@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use robots::{Agent, Code, Options, Profile, Robots, Severity, Unread};
+use robots_present::{NamedAgent, NamingError};
 
 use crate::style::printable;
 use crate::written::Patterns;
@@ -137,72 +138,28 @@ impl ReadingArgs {
         self.parsing.options()
     }
 
-    /// The agent as the profile wants it.
+    /// The agent as the profile wants it, each note about how the name was read written
+    /// on standard error ([`NamedAgent`], which the browser tester names agents with too).
     pub fn agent(&self, name: &str) -> Result<Agent> {
-        let profile = self.parsing.profile;
-        if name == "*" {
-            eprintln!(
-                "robots: note: `*` names no crawler; the verdicts are those a crawler gets that no group names: the `*` groups', if any"
-            );
-        }
-        let agent = match profile {
-            ProfileArg::Google => {
-                if name.is_empty() {
-                    eprintln!(
-                        "robots: warning: --agent is empty; Google's matcher takes it as given, so only user-agent lines that name no product match it, and otherwise the `*` group applies; give the crawler's product token, e.g. `ExampleBot`"
-                    );
-                } else if name != "*" && !name.bytes().all(is_rfc9309_byte) {
-                    let lead: String = name
-                        .chars()
-                        .take_while(|&c| c.is_ascii() && is_rfc9309_byte(c as u8))
-                        .collect();
-                    let hint = if lead.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; for the crawler a line `User-agent: {}` names, give `{}`", printable(&lead), printable(&lead))
-                    };
-                    eprintln!(
-                        "robots: warning: Google's matcher compares `{}` as given with the leading [A-Za-z_-] of each user-agent line, so it can match no group but `*`{hint}",
-                        printable(name)
-                    );
-                }
-                Agent::verbatim(name)
-            }
-            ProfileArg::Rfc9309 => match Agent::new(name) {
-                Ok(agent) => agent,
-                Err(err) => match Agent::from_user_agent(name) {
-                    Ok(agent) if name.contains(['/', ' ']) => {
-                        eprintln!(
-                            "robots: note: reading `{}` as a User-Agent header, whose product token is `{}`",
-                            printable(name),
-                            printable(agent.token())
-                        );
-                        agent
-                    }
-                    // The library's message speaks to programmers; this one to whoever
-                    // typed --agent.
-                    _ => match err {
-                        robots::Error::InvalidAgent { character, .. } => bail!(
-                            "--agent `{}`: {} cannot appear in a product token, and it is no User-Agent header either; give the crawler's product token, e.g. `ExampleBot`, or its whole User-Agent header, e.g. `Mozilla/5.0 (compatible; ExampleBot/2.1)`",
-                            printable(name),
-                            printable(&format!("{character:?}"))
-                        ),
-                        err => return Err(err).context("--agent"),
-                    },
-                },
-            },
+        let named = match NamedAgent::new(name, self.parsing.profile.into(), self.embargo) {
+            Ok(named) => named,
+            Err(NamingError::EmbargoNeedsRfc9309) => bail!(
+                "--embargo needs --profile rfc9309: Google's matcher knows no Archive-Embargo"
+            ),
+            // The library's message speaks to programmers; this one to whoever typed
+            // --agent.
+            Err(NamingError::Engine(robots::Error::InvalidAgent { character, .. })) => bail!(
+                "--agent `{}`: {} cannot appear in a product token, and it is no User-Agent header either; give the crawler's product token, e.g. `ExampleBot`, or its whole User-Agent header, e.g. `Mozilla/5.0 (compatible; ExampleBot/2.1)`",
+                printable(name),
+                printable(&format!("{character:?}"))
+            ),
+            Err(NamingError::Engine(err)) => return Err(err).context("--agent"),
         };
-        if profile == ProfileArg::Rfc9309 && name != "*" && !agent.is_rfc9309_token() {
-            eprintln!(
-                "robots: warning: `{}` has characters outside RFC 9309's [A-Za-z_-]; it still matches groups that name it exactly",
-                printable(agent.token())
-            );
+        for note in &named.notes {
+            let kind = if note.is_warning() { "warning" } else { "note" };
+            eprintln!("robots: {kind}: {}", note.command_text());
         }
-        Ok(if self.embargo {
-            agent.honouring_embargo()
-        } else {
-            agent
-        })
+        Ok(named.agent)
     }
 
     /// The agents of `given` (each `--agent`, in order) as the profile wants them, each
@@ -245,11 +202,6 @@ impl ReadingArgs {
         }
         Ok(agents)
     }
-}
-
-/// Whether `b` may appear in an RFC 9309 product token (`[A-Za-z_-]`).
-fn is_rfc9309_byte(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
 }
 
 /// Reads and parses the file at `path` (see [`read_file`] and [`parse`]), and keeps its

@@ -71,12 +71,12 @@ impl<'a> Source<'a> {
         out += &format!("{:width$} {}\n", "", style.dim("|"));
         for n in first..=last {
             let Some(text) = self.text(n) else { continue };
-            // Only an underlined line is shown whole, so that the underline finds its
-            // place; the others are context, which a line of kilobytes would bury.
-            let text = if n == line && span.is_some() {
-                text
-            } else {
-                shortened(text)
+            // An underlined line is shown around its span, so that the underline finds
+            // its place; the others are context, shown from their start. Either way a
+            // line of kilobytes is cut, or it would bury the rest.
+            let (text, window) = match &span {
+                Some(span) if n == line => self.window(n, span.start, text),
+                _ => (shortened(text), None),
             };
             if n == line {
                 out += &format!(
@@ -85,7 +85,7 @@ impl<'a> Source<'a> {
                     style.yellow(">"),
                     style.yellow(&text)
                 );
-                if let Some(underline) = span.as_ref().and_then(|s| self.underline(n, s)) {
+                if let Some(underline) = span.as_ref().and_then(|s| self.underline(n, s, &window)) {
                     out += &format!(
                         "{:width$} {} {}\n",
                         "",
@@ -112,8 +112,51 @@ impl<'a> Source<'a> {
         out
     }
 
-    fn underline(&self, line: u32, span: &Range<usize>) -> Option<String> {
-        let range = self.lines.get(line as usize - 1)?;
+    /// Line `line`, whose `text` is as [`Source::text`] shows it, as it is shown
+    /// underlined at `at`: whole up to [`WHOLE`] characters, else [`WINDOW`] octets of
+    /// it from a little before `at`, with `…` where it is cut and how many octets were
+    /// left out.
+    /// The window shown, if cut: its byte range in the file, and the columns its `…`
+    /// prefix takes.
+    fn window(&self, line: u32, at: usize, text: String) -> (String, Option<Window>) {
+        let Some(range) = self.lines.get(line as usize - 1).cloned() else {
+            return (text, None);
+        };
+        if text.chars().nth(WHOLE).is_none() {
+            return (text, None);
+        }
+        let at = at.clamp(range.start, range.end);
+        let start = self.boundary(at.saturating_sub(WINDOW / 4).max(range.start));
+        let end = self.boundary((start + WINDOW).min(range.end));
+        let cut = (start - range.start) + (range.end - end);
+        let prefix = if start > range.start { "… " } else { "" };
+        let suffix = if cut > 0 {
+            format!(" … ({cut} octets cut)")
+        } else {
+            String::new()
+        };
+        let shown = format!("{prefix}{}{suffix}", self.shown(start..end));
+        let window = Window {
+            range: start..end,
+            lead: prefix.width(),
+        };
+        (shown, Some(window))
+    }
+
+    /// `at`, or the start of the UTF-8 sequence it falls inside.
+    fn boundary(&self, mut at: usize) -> usize {
+        while at > 0 && at < self.bytes.len() && self.bytes[at] & 0xC0 == 0x80 {
+            at -= 1;
+        }
+        at
+    }
+
+    fn underline(&self, line: u32, span: &Range<usize>, window: &Option<Window>) -> Option<String> {
+        let mut range = self.lines.get(line as usize - 1)?.clone();
+        let mut lead = 0;
+        if let Some(window) = window {
+            (range, lead) = (window.range.clone(), window.lead);
+        }
         if span.start < range.start || span.start > range.end {
             return None;
         }
@@ -122,11 +165,27 @@ impl<'a> Source<'a> {
             .clamp(span.start + 1, range.end.max(span.start + 1));
         // Columns as a terminal draws them: CJK and most emoji take two, combining and
         // zero-width characters none, an escaped control the width of its escape.
-        let lead = self.shown(range.start..span.start).width();
+        let lead = lead + self.shown(range.start..span.start).width();
         let len = self.shown(span.start..end.min(range.end)).width().max(1);
         Some(format!("{}{}", " ".repeat(lead), "^".repeat(len)))
     }
 }
+
+/// The part of a long underlined line shown ([`Source::window`]).
+struct Window {
+    /// Its byte range in the file.
+    range: Range<usize>,
+    /// The columns of what is shown before it.
+    lead: usize,
+}
+
+/// The most characters of an underlined line [`Source::render`] shows whole: a rule or
+/// URL of a few hundred, which real files have, is seen whole with its underline.
+const WHOLE: usize = 500;
+
+/// How many octets of a longer underlined line [`Source::render`] shows, from a quarter
+/// of them before the span.
+const WINDOW: usize = 200;
 
 /// How many characters of a line [`Source::render`] shows, but for an underlined one.
 const SHOWN: usize = 160;
@@ -221,8 +280,33 @@ mod tests {
         assert!(shown.contains(&format!("2 | {cut}\n")), "{shown}");
         let shown = source.render(2, None, 0, Style::new(ColorChoice::Never));
         assert!(shown.contains(&format!("2 > {cut}\n")), "{shown}");
+        // Underlined, it is shown whole: it is not that long.
         let span = 14..22;
         let shown = source.render(2, Some(span), 0, Style::new(ColorChoice::Never));
         assert!(shown.contains(&format!("2 > {long}\n")), "{shown}");
+    }
+
+    #[test]
+    fn a_long_underlined_line_is_shown_around_its_span() {
+        let long = format!("Disallow: /{}x{}", "é".repeat(5_000), "a".repeat(1_000_000));
+        let text = format!("User-agent: *\n{long}\n");
+        let source = Source::new("robots.txt", text.as_bytes());
+        let at = text.find('x').unwrap();
+        let shown = source.render(2, Some(at..at + 1), 0, Style::new(ColorChoice::Never));
+        let lines: Vec<&str> = shown.lines().collect();
+        let (line, under) = (lines[2], lines[3]);
+        // 50 octets before the span (25 `é`), 150 from it; all else cut, and counted.
+        let cut = long.len() - 200;
+        assert_eq!(
+            line,
+            format!(
+                "2 > … {}x{} … ({cut} octets cut)",
+                "é".repeat(25),
+                "a".repeat(149)
+            )
+        );
+        // Under the `x`: after `… ` and the 25 `é`.
+        assert_eq!(under, format!("  | {}^", " ".repeat(2 + 25)));
+        assert!(shown.len() < 1_000, "{}", shown.len());
     }
 }

@@ -2,7 +2,6 @@
 //! says; text from robots.txt files, URLs, servers and file names made printable, so
 //! that the terminal shows it rather than obeys it; and counts in words.
 
-use std::borrow::Cow;
 use std::io::IsTerminal;
 
 /// When to colour output.
@@ -58,37 +57,9 @@ impl Style {
     }
 }
 
-/// `text` with its control characters escaped, for text output: a robots.txt, a URL or a
-/// server's answer could otherwise move the cursor, retitle the window or clear the
-/// screen (ESC sequences), ring the bell or hide what follows (NUL, CR). Escaped are the
-/// C0 controls (tab included), DEL and the C1 controls, and the Unicode bidirectional
-/// controls (U+202A–U+202E, U+2066–U+2069), which reorder the rest of a line as shown;
-/// each is written as Rust writes a Unicode escape (`\u{1b}`, `char::escape_unicode`).
-/// Other text, backslashes included, is shown as it is. JSON output escapes C0 controls
-/// its own way (`\u001b`).
-pub fn printable(text: &str) -> Cow<'_, str> {
-    if !has_controls(text) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if escaped(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Whether `text` holds a character [`printable`] escapes.
-pub fn has_controls(text: &str) -> bool {
-    text.chars().any(escaped)
-}
-
-fn escaped(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
+// How a name or a pattern is shown on a line is the presentation layer's, which the
+// bindings share.
+pub use robots_present::text::{has_controls, printable};
 
 /// `n` things, as `1 error` or `2 errors` (`thing` takes an `s` in the plural).
 pub fn counted(n: u64, thing: &str) -> String {

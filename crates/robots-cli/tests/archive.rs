@@ -41,6 +41,11 @@ fn text(out: &Output) -> String {
 
 /// robots.txt with a week's embargo on /news, then `n` news pages, one a second.
 fn write_warc(path: &Path, n: usize) -> PathBuf {
+    write_warc_from(path, n, T0)
+}
+
+/// [`write_warc`], the first record dated `t0` (Unix seconds).
+fn write_warc_from(path: &Path, n: usize, t0: i64) -> PathBuf {
     let mut w = Writer::new(std::fs::File::create(path).unwrap());
     let mut write = |i: usize, url: &str, body: &str| {
         let mut f = Fields::new();
@@ -49,7 +54,7 @@ fn write_warc(path: &Path, n: usize) -> PathBuf {
             "WARC-Record-ID",
             format!("<urn:uuid:00000000-0000-4000-8000-{i:012}>"),
         );
-        f.push("WARC-Date", Timestamp::from_unix(T0 + i as i64).rfc3339());
+        f.push("WARC-Date", Timestamp::from_unix(t0 + i as i64).rfc3339());
         f.push("WARC-Target-URI", url);
         let block = format!(
             "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
@@ -446,7 +451,7 @@ fn text_output_escapes_control_characters_in_names_and_captures() {
 
 #[test]
 fn every_archive_subcommand_has_an_example_in_help() {
-    for sub in ["ingest", "status", "serve", "release"] {
+    for sub in ["ingest", "status", "serve", "release", "export"] {
         let out = robots(&["archive", sub, "--help"]);
         assert!(out.status.success());
         let help = text(&out);
@@ -477,6 +482,115 @@ fn ingest_checks_its_files_before_creating_the_archive() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("cannot read"), "{}", text(&out));
     assert!(!archive.exists());
+}
+
+/// Among several files, every path that cannot be ingested is named in one error, before
+/// any file is: the good files are not ingested either, and the run ends with status 2.
+#[test]
+fn ingest_names_every_missing_file_before_ingesting_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_warc(&dir.path().join("a.warc.gz"), 1);
+    let b = write_warc_from(&dir.path().join("b.warc.gz"), 1, T0 + 60);
+    let (gone, lost) = (dir.path().join("gone.warc"), dir.path().join("lost.warc"));
+    let archive = dir.path().join("archive");
+    let paths = [&a, &gone, &b, &lost, &dir.path().to_owned()];
+    let mut args = vec![
+        "archive",
+        "ingest",
+        archive.to_str().unwrap(),
+        "--agent",
+        "ExampleBot",
+    ];
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    let out = robots(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("3 of 5 WARC files cannot be ingested, so none was"),
+        "{said}"
+    );
+    for missing in [&gone, &lost] {
+        let named = format!(
+            "cannot read {}: No such file or directory",
+            missing.display()
+        );
+        assert!(said.contains(&named), "{said}");
+    }
+    assert!(
+        said.contains("is a directory; give the WARC files in it"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "one error: {said}");
+    // Nothing ingested, nothing created.
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty(), "{said}");
+    assert!(!archive.exists());
+}
+
+/// An empty file is refused as no WARC file, and leaves no file in store/; the files
+/// after it are ingested, and the run ends with status 2.
+#[test]
+fn an_empty_warc_is_refused_and_leaves_nothing_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.warc");
+    std::fs::write(&empty, b"").unwrap();
+    let good = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "ExampleBot",
+        empty.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("empty.warc, byte 0: the file is empty"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 of 2 WARC files could not be ingested whole"),
+        "{said}"
+    );
+    let stored: Vec<u64> = std::fs::read_dir(archive.join("store"))
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .collect();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert!(stored[0] > 0, "{stored:?}");
+}
+
+/// A capture dated 9999-12-31 has its embargo end past the year 9999, which RFC 3339
+/// cannot write: it is shown as the last second of 9999, not as `10000-…`.
+#[test]
+fn an_embargo_ending_after_the_year_9999_is_shown_as_its_last_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let last_day = Timestamp::parse_rfc3339("9999-12-31T00:00:00Z")
+        .unwrap()
+        .unix();
+    let warc = write_warc_from(&dir.path().join("late.warc.gz"), 1, last_day);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = ingest(&archive, &warc);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for format in ["text", "json"] {
+        let out = robots(&[
+            "archive",
+            "status",
+            a,
+            "--at",
+            "9999-12-31T12:00:00Z",
+            "--format",
+            format,
+        ]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("9999-12-31T23:59:59Z"), "{format}: {said}");
+        assert!(!said.contains("10000-"), "{format}: {said}");
+    }
 }
 
 /// An I/O failure (here, a port another server holds) is told once: the library's
@@ -781,4 +895,71 @@ fn counts_of_one_are_singular() {
     let out = robots(&["archive", "status", a, "--at", "2026-01-02T00:00:00Z"]);
     assert!(text(&out).contains(": 2 records"), "{}", text(&out));
     assert!(!text(&out).contains(" 1 records"), "{}", text(&out));
+}
+
+/// `export` writes CDXJ, aclj and WACZ files, and refuses a future `--at` for the two
+/// that decide what goes out, as `release` does.
+#[test]
+fn export_writes_each_format_and_refuses_the_future_where_it_would_leak() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 2);
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    assert!(ingest(a, &warc).status.success());
+    let out_path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let export = |format: &str, at: &str, out: &str| {
+        robots(&[
+            "archive", "export", a, "--format", format, "--at", at, "-o", out,
+        ])
+    };
+
+    let cdxj = out_path("all.cdxj");
+    let out = export("cdxj", "2026-01-02T00:00:00Z", &cdxj);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("4 captures"), "{}", text(&out));
+    let lines = std::fs::read_to_string(&cdxj).unwrap();
+    assert!(
+        lines.starts_with("test,cli)/news/2 20260101000002 {\"url\":"),
+        "{lines}"
+    );
+    assert!(lines.contains("\"access\":\"disallowed\""), "{lines}");
+    // A listing only: a future time is allowed.
+    assert!(export("cdxj", "2100-01-01", &cdxj).status.success());
+
+    let aclj = out_path("e.aclj");
+    let out = export("aclj", "2026-01-02T00:00:00Z", &aclj);
+    assert!(out.status.success(), "{}", text(&out));
+    let rules = std::fs::read_to_string(&aclj).unwrap();
+    assert!(
+        rules.contains("test,cli)/private/p### - {\"access\":\"exclude\""),
+        "{rules}"
+    );
+    assert!(
+        rules.contains("test,cli)/news/3### - {\"access\":\"block\""),
+        "{rules}"
+    );
+
+    let wacz = out_path("r.wacz");
+    let out = export("wacz", "2026-02-01T00:00:00Z", &wacz);
+    assert!(out.status.success(), "{}", text(&out));
+    let bytes = std::fs::read(&wacz).unwrap();
+    assert!(bytes.starts_with(b"PK"), "a ZIP file");
+    // Entries are stored uncompressed: the index inside lists the released pages only.
+    assert!(common_contains(&bytes, b"test,cli)/news/2 20260101000002"));
+    assert!(
+        !common_contains(&bytes, b"test,cli)/private/p"),
+        "never a disallowed capture"
+    );
+
+    for format in ["wacz", "aclj"] {
+        let late = out_path(&format!("late.{format}"));
+        let out = export(format, "2100-01-01", &late);
+        assert_eq!(out.status.code(), Some(2), "{format}: {}", text(&out));
+        assert!(text(&out).contains("in the future"), "{}", text(&out));
+        assert!(!Path::new(&late).exists());
+    }
+}
+
+fn common_contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }

@@ -145,6 +145,40 @@ fn the_webassembly_is_served_as_such_when_built() {
     );
 }
 
+/// A plain `cargo build` (or `cargo install`) gives a working page: robots-web's build
+/// script builds the WebAssembly itself (crates/robots-web/build/wasm.rs), with no step
+/// before it. No skipping here: a binary without the module fails.
+#[test]
+fn every_build_serves_the_webassembly_and_the_working_page() {
+    let server = serve();
+    let wasm = request(server.addr, "GET", "/pkg/robots_web_bg.wasm");
+    assert_eq!(
+        wasm.status, 200,
+        "the build embedded no WebAssembly; its cargo:warning says why"
+    );
+    assert_eq!(wasm.header("content-type"), Some("application/wasm"));
+    assert_eq!(&wasm.body[..4], b"\0asm", "WebAssembly's magic number");
+    // Version 1 of the binary format, and more than a header: the engine is in it.
+    assert_eq!(&wasm.body[4..8], &[1, 0, 0, 0]);
+    assert!(wasm.body.len() > 50_000, "{} bytes", wasm.body.len());
+    let glue = request(server.addr, "GET", "/pkg/robots_web.js");
+    assert_eq!(glue.status, 200);
+    let glue = String::from_utf8_lossy(&glue.body);
+    // The glue finds the module beside itself, as the page's script calls it.
+    assert!(glue.contains("robots_web_bg.wasm"), "{glue}");
+    assert!(
+        glue.contains("export function parse("),
+        "the bindings' entry"
+    );
+    let page = request(server.addr, "GET", "/");
+    let html = String::from_utf8_lossy(&page.body);
+    assert!(
+        html.contains("app.js"),
+        "the real page, not the stand-in: {html}"
+    );
+    assert!(!html.contains("was not built"), "{html}");
+}
+
 #[test]
 fn nothing_else_is_served() {
     let server = serve();

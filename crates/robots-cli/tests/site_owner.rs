@@ -320,6 +320,53 @@ fn explain_cuts_long_context_lines() {
     );
 }
 
+/// Lint on lines of megabytes (a Crawl-delay, a Sitemap and a line with no colon, each
+/// 4 MiB, read with --max-bytes): each message quotes 200 characters and says how many
+/// octets it left out, and each line is shown as 200 octets around its underline, not
+/// whole; text and JSON alike stay a few kilobytes.
+#[test]
+fn lint_cuts_long_quotes_and_lines() {
+    const LONG: usize = 4 << 20;
+    let body = format!(
+        "User-agent: *\nCrawl-delay: {}\nSitemap: /{}\n{}\nDisallow: /x\n",
+        "9".repeat(LONG),
+        "c".repeat(LONG),
+        "j".repeat(LONG)
+    );
+    let file = scratch("long.txt", body.as_bytes());
+    let path = file.to_str().unwrap();
+    let args = ["lint", "--max-bytes", "16777216", "--robots", path];
+    let out = robots(&[&args[..], &["--color", "never"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() < 4_000, "{} bytes", text.len());
+    for (line, quote, cut) in [
+        (2, "Crawl-delay `", LONG - 200),
+        (3, "Sitemap `/", LONG + 1 - 200),
+        (4, "`", LONG - 200),
+    ] {
+        assert!(
+            text.contains(&format!("… ({cut} more octets)`")),
+            "line {line}: {text}"
+        );
+        assert!(text.contains(quote), "line {line}: {text}");
+    }
+    // Crawl-delay's value starts at column 14: 50 octets before it would be shown, so
+    // the 13 of the key are, and 187 of the value; the underline starts under the value.
+    let cut = LONG + 13 - 200;
+    assert!(
+        text.contains(&format!(
+            "2 > Crawl-delay: {} … ({cut} octets cut)\n  |              ^^^^",
+            "9".repeat(187)
+        )),
+        "{text}"
+    );
+    let json = robots(&[&args[..], &["--format", "json"]].concat());
+    let json = String::from_utf8(json.stdout).unwrap();
+    assert!(json.len() < 4_000, "{} bytes", json.len());
+    assert_eq!(json.lines().count(), 3, "{json}");
+}
+
 /// The context after the deciding line ends with the file: no empty line is shown after
 /// the last line break, which the engine numbers (as Google's parser does) but no
 /// editor shows. A real blank line at the end still shows.

@@ -48,6 +48,9 @@ pub(crate) struct Conditional<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct Client {
     http: reqwest::Client,
+    /// For the one retry of a request left unanswered ([`unanswered`]): a client that
+    /// pools nothing, so the retry goes on a new connection.
+    fresh: reqwest::Client,
     timeout: Duration,
     max_redirects: usize,
     limit: usize,
@@ -61,18 +64,27 @@ impl Client {
             .filter(|ua| !ua.is_empty())
             .and_then(|ua| HeaderValue::from_str(ua).ok())
             .ok_or_else(|| Error::InvalidUserAgent(config.user_agent.clone()))?;
-        let mut builder = reqwest::Client::builder()
-            .user_agent(user_agent)
-            // Redirects are followed here, to count them, keep the chain, and apply the
-            // rules to the original origin (RFC 9309 §2.3.1.2).
-            .redirect(redirect::Policy::none())
-            .connect_timeout(config.timeout)
-            .dns_resolver(std::sync::Arc::new(Bridge(config.resolver.clone())));
-        if !config.proxy_from_env {
-            builder = builder.no_proxy();
-        }
+        let builder = || {
+            let builder = reqwest::Client::builder()
+                .user_agent(user_agent.clone())
+                // Redirects are followed here, to count them, keep the chain, and apply
+                // the rules to the original origin (RFC 9309 §2.3.1.2).
+                .redirect(redirect::Policy::none())
+                .connect_timeout(config.timeout)
+                .dns_resolver(std::sync::Arc::new(Bridge(config.resolver.clone())));
+            if config.proxy_from_env {
+                builder
+            } else {
+                builder.no_proxy()
+            }
+        };
         Ok(Client {
-            http: builder.build().map_err(Error::Client)?,
+            http: builder().build().map_err(Error::Client)?,
+            // Keeps no connection, so each request it sends opens its own.
+            fresh: builder()
+                .pool_max_idle_per_host(0)
+                .build()
+                .map_err(Error::Client)?,
             timeout: config.timeout,
             max_redirects: config.max_redirects,
             limit: config.options.limit(),
@@ -186,19 +198,27 @@ impl Client {
         url: &Url,
         validators: Option<&Validators>,
     ) -> Result<(StatusCode, HeaderMap, Option<(Vec<u8>, BodySize)>), Unreachable> {
-        let mut request = self.http.get(url.clone());
-        if let Some(v) = validators {
-            if let Some(etag) = &v.etag {
-                request = request.header(header::IF_NONE_MATCH, etag.clone());
+        let request = |client: &reqwest::Client| {
+            let mut request = client.get(url.clone());
+            if let Some(v) = validators {
+                if let Some(etag) = &v.etag {
+                    request = request.header(header::IF_NONE_MATCH, etag.clone());
+                }
+                if let Some(date) = &v.last_modified {
+                    request = request.header(header::IF_MODIFIED_SINCE, date.clone());
+                }
             }
-            if let Some(date) = &v.last_modified {
-                request = request.header(header::IF_MODIFIED_SINCE, date.clone());
-            }
-        }
-        let mut response = request
-            .send()
-            .await
-            .map_err(|e| classify(e, self.timeout))?;
+            request
+        };
+        let sent = match request(&self.http).send().await {
+            // A kept-alive connection the server closed as the request went out: the
+            // site did not answer no, it was not asked. RFC 9112 §9.3.1 lets a client
+            // send an idempotent request again on a new connection; once, so that a
+            // server that always hangs up is still unreachable.
+            Err(e) if unanswered(&e) => request(&self.fresh).send().await,
+            sent => sent,
+        };
+        let mut response = sent.map_err(|e| classify(e, self.timeout))?;
         let status = response.status();
         let headers = std::mem::take(response.headers_mut());
         if !status.is_success() {
@@ -259,6 +279,36 @@ fn redirect_target(base: &Url, headers: &HeaderMap) -> Result<Url, Option<String
         Ok(next) if matches!(next.scheme(), "http" | "https") && next.host().is_some() => Ok(next),
         _ => Err(Some(text)),
     }
+}
+
+/// Whether a request failed with no response begun: the connection was closed or reset
+/// while the client sent the request or waited for the response head. The pool may
+/// hand out a connection whose peer has closed it but whose close has not been read
+/// yet; that is the failure this finds. A timeout is not one: the site was slow.
+fn unanswered(err: &reqwest::Error) -> bool {
+    use std::io::ErrorKind;
+    if !err.is_request() || err.is_timeout() {
+        return false;
+    }
+    let mut source = err.source();
+    while let Some(cause) = source {
+        if cause
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message)
+        {
+            return true;
+        }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            if matches!(
+                io.kind(),
+                ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe
+            ) {
+                return true;
+            }
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// Sorts a transport failure into RFC 9309 §2.3.1.4's unreachable cases.

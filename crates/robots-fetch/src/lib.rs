@@ -93,6 +93,7 @@
 //! | more than 5 redirects, a loop, a bad Location | unavailable | allow all |
 //! | 4xx | unavailable (§2.3.1.3); 429 optionally unreachable ([`TooManyRequests`]) | allow all |
 //! | 5xx, DNS failure, refused connection, timeout (of the whole lookup, redirects included), broken body | unreachable (§2.3.1.4) | disallow all (but `/robots.txt` itself, in the RFC 9309 profile: [`Answer::decide`]), or the cached copy if there is one |
+//! | a connection closed or reset before any response (the server closed a kept-alive connection as the request went out) | asked once more, on a new connection (RFC 9112 §9.3.1); unreachable if that fails too | as for 5xx |
 //! | unreachable for 30 days (configurable) | unreachable | allow all, or the cached copy ([`AfterOutage`]) |
 //!
 //! # Caching

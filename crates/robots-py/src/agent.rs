@@ -7,6 +7,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use robots::{Agent, Profile};
+use robots_present::{NamedAgent, NamingError};
 
 use crate::errors::value_error;
 
@@ -110,16 +111,15 @@ pub fn agent_arg<'a>(obj: &'a Bound<'_, PyAny>, profile: Profile) -> PyResult<Co
     Ok(Cow::Owned(named(&name, profile)?))
 }
 
-/// The agent `name` stands for in `profile`.
+/// The agent `name` stands for in `profile`, as the command line and the browser tester
+/// read it ([`NamedAgent`]; its notes are for people typing a name, not for programs).
 pub fn named(name: &str, profile: Profile) -> PyResult<Agent> {
-    match profile {
-        Profile::Google => Ok(Agent::verbatim(name)),
-        _ => match Agent::new(name) {
-            Ok(agent) => Ok(agent),
-            Err(err) => match Agent::from_user_agent(name) {
-                Ok(agent) if name.contains(['/', ' ']) => Ok(agent),
-                _ => Err(value_error(err)),
-            },
-        },
+    match NamedAgent::new(name, profile, false) {
+        Ok(named) => Ok(named.agent),
+        Err(NamingError::Engine(err)) => Err(value_error(err)),
+        // Not asked for here: an embargo is the Agent's own (`robots.Agent(…, embargo=True)`).
+        Err(err @ NamingError::EmbargoNeedsRfc9309) => {
+            Err(pyo3::exceptions::PyValueError::new_err(err.to_string()))
+        }
     }
 }

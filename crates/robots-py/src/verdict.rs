@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use robots::{escaped, Availability, Directive, Options, Tokens, Verdict};
+use robots_present::{blanket_reason, VerdictJson};
 
 use crate::parsed::blanket_allows;
 
@@ -41,15 +42,18 @@ impl PyVerdict {
         source: &[u8],
         options: Options,
     ) -> PyVerdict {
-        let rule = verdict.decided_by();
+        // The words of `robots check --format json`, from the layer that writes them.
+        let words = VerdictJson::new("", verdict);
         PyVerdict {
             url,
-            allowed: verdict.allowed(),
-            line: rule.map(|r| r.line()),
-            rule: rule.map(|r| r.kind().name()),
-            pattern: rule.map(|r| written_pattern(r, source, options)),
-            embargo_days: verdict.embargo().map(|e| e.period().days()),
-            reason: verdict.reason().name(),
+            allowed: words.allowed,
+            line: words.line,
+            rule: words.rule,
+            pattern: verdict
+                .decided_by()
+                .map(|r| written_pattern(r, source, options)),
+            embargo_days: words.embargo_days,
+            reason: words.reason,
         }
     }
 
@@ -69,10 +73,7 @@ impl PyVerdict {
             rule: None,
             pattern: None,
             embargo_days: None,
-            reason: match state.allows_all() {
-                Some(false) if allowed => "robots-txt",
-                _ => state.name(),
-            },
+            reason: blanket_reason(state, allowed).unwrap_or_else(|| state.name()),
         }
     }
 }

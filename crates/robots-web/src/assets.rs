@@ -1,5 +1,5 @@
-//! The page and its assets, embedded at build time from `www/`; the WebAssembly module
-//! and its JavaScript glue (`www/pkg/`) are there only after `scripts/build-web`.
+//! The page and its assets, embedded at build time from `www/`, with the WebAssembly
+//! module and its JavaScript glue (`/pkg/`) that the build script built, when it could.
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -12,8 +12,11 @@ pub const GLUE_PATH: &str = "/pkg/robots_web.js";
 const NOT_BUILT: &[u8] = b"<!doctype html>
 <html lang=\"en\"><head><meta charset=\"utf-8\"><title>robots.txt tester: not built</title></head>
 <body><h1>The tester's WebAssembly was not built</h1>
-<p>This binary was built without the page's WebAssembly module. Run
-<code>scripts/build-web</code>, then build the binary again (<code>cargo build</code>).</p>
+<p>This binary was built without the page's WebAssembly module: its build could not make
+it, and a warning of the build said why (most often, the <code>wasm32-unknown-unknown</code>
+target is missing). Install it (<code>rustup target add wasm32-unknown-unknown</code>), or in a
+clone run <code>scripts/build-web</code>, which says what went wrong; then build the binary
+again (<code>cargo build</code> or <code>cargo install</code>).</p>
 </body></html>
 ";
 

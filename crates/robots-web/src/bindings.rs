@@ -4,9 +4,9 @@
 //! answer as a packed number. Each only forwards to `Tester`.
 
 use robots::Profile;
+use robots_present::NamedAgent;
 use wasm_bindgen::prelude::*;
 
-use crate::agent::NamedAgent;
 use crate::packed;
 use crate::tester::Tester;
 use crate::WebError;
@@ -69,7 +69,7 @@ pub fn from_response(
 pub fn crawler(name: &str, profile: &str, embargo: bool) -> Result<Crawler, JsError> {
     let profile: Profile = profile.parse().map_err(WebError::from)?;
     Ok(Crawler {
-        named: NamedAgent::new(name, profile, embargo)?,
+        named: NamedAgent::new(name, profile, embargo).map_err(WebError::from)?,
         profile,
     })
 }

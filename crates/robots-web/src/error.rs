@@ -20,3 +20,12 @@ pub enum WebError {
         file: &'static str,
     },
 }
+
+impl From<robots_present::NamingError> for WebError {
+    fn from(err: robots_present::NamingError) -> WebError {
+        match err {
+            robots_present::NamingError::Engine(err) => WebError::Engine(err),
+            robots_present::NamingError::EmbargoNeedsRfc9309 => WebError::EmbargoNeedsRfc9309,
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use robots::{Agent, Explanation};
 use serde::Serialize;
 
-use crate::verdicts::VerdictJson;
+use robots_present::VerdictJson;
 
 /// Everything that went into one verdict, with sentences for people.
 #[derive(Debug, Serialize)]

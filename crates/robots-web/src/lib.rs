@@ -2,7 +2,9 @@
 //! and (natively) that page embedded at build time with the server `robots serve` runs.
 //!
 //! The page asks the engine through [`Tester`], which answers in JSON; in the browser
-//! the same calls arrive through `wasm-bindgen` (`parse(bytes, profile).check(…)`).
+//! the same calls arrive through `wasm-bindgen` (`parse(bytes, profile).check(…)`). The
+//! agent a typed name stands for, with its notes, and the verdict and lint JSON are
+//! [`robots_present`]'s, which `robots check` and `robots lint` use too.
 //!
 //! ```
 //! let tester = robots_web::Tester::parse(b"User-agent: *\nDisallow: /private\n", "rfc9309").unwrap();
@@ -10,12 +12,26 @@
 //! assert!(json.contains(r#""allowed":false,"line":2"#));
 //! ```
 //!
-//! Build the page's WebAssembly with `scripts/build-web`; `cargo build` then embeds it.
-//! Without it the embedded page says how to build it (see [`assets::page_built`]).
+//! # The page in every build
+//!
+//! `cargo build` (and `cargo install --path crates/robots-cli`) builds the page's
+//! WebAssembly itself: with the default feature `embed-wasm`, the build script runs a
+//! nested `cargo build --target wasm32-unknown-unknown --profile web` of this crate, in
+//! a target directory of its own (`<target>/robots-web-wasm/`, so the cargo running the
+//! build script, which holds the lock on its own, is not waited on), and writes the
+//! JavaScript glue with `wasm-bindgen-cli-support`, the wasm-bindgen CLI's library at
+//! the version the `wasm-bindgen` pin names, so no CLI need be installed. The result is
+//! kept with a hash of its inputs (this crate's and the engine's sources, the workspace
+//! manifest and lock file, the compiler's version): `cargo build`, `clippy`, `test` and
+//! `doc` build it once between them, and again only when those change. A missing wasm32
+//! target is added with `rustup target add` when rustup is there; when the WebAssembly
+//! cannot be built, a `cargo:warning` says why and what to run, and the page embedded
+//! says how to build it (see [`assets::page_built`]). `scripts/build-web` runs the same
+//! build and prints the bundle's sizes. A dependent that wants no WebAssembly built (the
+//! npm package's build, the nested build itself) turns `embed-wasm` off
+//! (`--no-default-features`).
 
-mod agent;
 mod bindings;
-mod diagnostics;
 mod error;
 mod explanation;
 #[cfg(all(target_arch = "wasm32", feature = "node"))]
@@ -25,7 +41,6 @@ mod preferences;
 mod response;
 mod summary;
 mod tester;
-mod verdicts;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod assets;
@@ -35,5 +50,7 @@ pub mod serve;
 pub use error::WebError;
 pub use preferences::{Pairs, PreferencesJson};
 pub use response::Availability;
+/// The verdict JSON the page reads, `robots check --format json` prints and the
+/// bindings give: [`robots_present`]'s, shared by them all.
+pub use robots_present::VerdictJson;
 pub use tester::Tester;
-pub use verdicts::VerdictJson;

@@ -28,15 +28,20 @@ impl Availability {
         }
     }
 
-    /// The verdict's `reason` when no file decides, as `robots fetch --format json`
-    /// names it; `None` for a parsed file, whose verdicts give their own.
-    pub fn blanket_reason(self, allowed: bool) -> Option<&'static str> {
-        match (self, allowed) {
-            (Availability::Parsed, _) => None,
-            (Availability::Unavailable(_), _) => Some("unavailable"),
-            (Availability::Unreachable(_), true) => Some("robots-txt"),
-            (Availability::Unreachable(_), false) => Some("unreachable"),
+    /// The engine's name for the state the response leaves the site in.
+    pub fn state(self) -> robots::Availability {
+        match self {
+            Availability::Parsed => robots::Availability::Available,
+            Availability::Unavailable(_) => robots::Availability::Unavailable,
+            Availability::Unreachable(_) => robots::Availability::Unreachable,
         }
+    }
+
+    /// The verdict's `reason` when no file decides, as `robots fetch --format json`
+    /// names it ([`robots_present::blanket_reason`]); `None` for a parsed file, whose
+    /// verdicts give their own.
+    pub fn blanket_reason(self, allowed: bool) -> Option<&'static str> {
+        robots_present::blanket_reason(self.state(), allowed)
     }
 
     /// The sentence an explanation gives for a blanket verdict.

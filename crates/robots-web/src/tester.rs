@@ -6,14 +6,13 @@ use serde::Serialize;
 use std::cell::OnceCell;
 use std::time::Duration;
 
-use crate::agent::{AgentJson, NamedAgent};
-use crate::diagnostics::DiagnosticJson;
+use robots_present::{AgentJson, DiagnosticJson, NamedAgent, VerdictJson};
+
 use crate::explanation::ExplanationJson;
 use crate::packed;
 use crate::preferences::PreferencesJson;
 use crate::response::Availability;
 use crate::summary::SummaryJson;
-use crate::verdicts::VerdictJson;
 use crate::WebError;
 
 /// One parsed robots.txt, as the page holds it between keystrokes, with its text (lint
@@ -143,15 +142,7 @@ impl Tester {
             Availability::Unavailable(_) => true,
             Availability::Unreachable(_) => self.robots.profile().always_allows(url),
         };
-        Some(VerdictJson {
-            url,
-            allowed,
-            line: None,
-            rule: None,
-            pattern: None,
-            embargo_days: None,
-            reason: self.availability.blanket_reason(allowed)?,
-        })
+        VerdictJson::blanket(url, self.availability.state(), allowed)
     }
 
     /// The verdict for `url` packed into a number ([`packed`]): the npm package's hot
@@ -213,7 +204,7 @@ impl Tester {
         to_json(
             &diagnostics
                 .iter()
-                .map(|d| DiagnosticJson::new(d, &self.source))
+                .map(|d| DiagnosticJson::spanned(d, &self.source))
                 .collect::<Vec<_>>(),
         )
     }

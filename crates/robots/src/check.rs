@@ -81,6 +81,22 @@ impl Robots {
     }
 
     fn decide(&self, agent: &Agent, path: &[u8]) -> Verdict<'_> {
+        self.decide_with(agent, path, |chosen, embargo_active| {
+            self.decider(chosen, agent, path, embargo_active)
+        })
+    }
+
+    /// [`Robots::decide`] with the deciding rule found by `decider` (given the chosen
+    /// groups and whether an embargo is in force): the scan of [`Robots::decider`], or
+    /// an index's ([`crate::many`]). Always inlined, so that `check` pays nothing for
+    /// the choice.
+    #[inline(always)]
+    pub(crate) fn decide_with<'s>(
+        &'s self,
+        agent: &Agent,
+        path: &[u8],
+        decider: impl FnOnce(&Chosen, bool) -> Option<(&'s RuleLine, bool)>,
+    ) -> Verdict<'s> {
         let chosen = self.select(agent);
         let embargo = self.embargo_of(agent, &chosen);
         let allowed = |reason, decided_by| Verdict {
@@ -95,7 +111,7 @@ impl Robots {
         if chosen.selection == Selection::None {
             return allowed(Reason::NoGroup, None);
         }
-        match self.decider(&chosen, agent, path, embargo.is_some()) {
+        match decider(&chosen, embargo.is_some()) {
             None => allowed(Reason::NoMatch, None),
             Some((rule, tie)) if rule.kind().allows() => {
                 let reason = if tie {
@@ -345,7 +361,7 @@ fn literal_may_match(robots: &Robots, rule: &RuleLine, path: &[u8]) -> bool {
 
 /// The better of two groups' deciders: the longer; at equal length an allow (which then
 /// won a tie if the other is a disallow), else the earlier line.
-fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine, bool) {
+pub(crate) fn merge<'s>(a: (&'s RuleLine, bool), b: (&'s RuleLine, bool)) -> (&'s RuleLine, bool) {
     let ((ra, ta), (rb, tb)) = (a, b);
     match ra.specificity().cmp(&rb.specificity()) {
         std::cmp::Ordering::Greater => a,

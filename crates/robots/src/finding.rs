@@ -10,6 +10,29 @@ use crate::directive::{classify, did_you_mean, Directive, Spelling};
 use crate::robots::{Finding, UTF16_BE, UTF16_LE};
 use crate::Robots;
 
+/// The most characters of a file's text a message quotes whole: a rule, URL or
+/// User-Agent header of a few hundred, which real files have, is quoted as it is.
+pub(crate) const QUOTED_WHOLE: usize = 500;
+
+/// How many characters of a longer text a message quotes: a line of megabytes quoted
+/// whole would bury the message, and every other one, under it.
+pub(crate) const QUOTED: usize = 200;
+
+/// `text`, the start of `len` octets of the file, as a message quotes it: whole up to
+/// [`QUOTED_WHOLE`] characters; if longer (or cut already, when kept), its first
+/// [`QUOTED`] characters, an ellipsis and the count of octets left out:
+/// `/aaa… (16776999 more octets)`.
+pub(crate) fn cut(text: &str, len: usize) -> Cow<'_, str> {
+    if len <= text.len() && text.chars().nth(QUOTED_WHOLE).is_none() {
+        return Cow::Borrowed(text);
+    }
+    let at = text
+        .char_indices()
+        .nth(QUOTED)
+        .map_or(text.len(), |(at, _)| at);
+    Cow::Owned(format!("{}… ({} more octets)", &text[..at], len - at))
+}
+
 /// `bytes` as text, each octet that is not UTF-8 written `\xE9`, as diagnostic messages
 /// quote a file's text: a message that quotes a value from a file in Latin-1, say, then
 /// reads `/caf\xE9`, the octet there, rather than `/caf\u{FFFD}`, which hides it. Tools
@@ -112,10 +135,31 @@ impl Robots {
 
     fn words(&self, finding: &Finding) -> (Cow<'static, str>, Option<Cow<'static, str>>) {
         let quote = finding.quote;
-        let text = self.str(quote.text);
+        let whole = self.str(quote.text);
         // The first of two texts, and the rest.
-        let split = (quote.number as usize).min(text.len());
-        let (first, rest) = text.split_at_checked(split).unwrap_or((text, ""));
+        let split = (quote.number as usize).min(whole.len());
+        let (first, rest) = whole.split_at_checked(split).unwrap_or((whole, ""));
+        // Each cut to what a message can quote; a junk line's text was cut when it was
+        // kept, so the line's length says how much more there was.
+        let (first, rest) = (cut(first, first.len()), cut(rest, rest.len()));
+        let text = match finding.code {
+            Code::JunkLine => {
+                let trimmed = whole.trim();
+                let line = (finding.end - finding.start) as usize;
+                let lead = whole.len() - whole.trim_start().len();
+                let kept_whole = whole.len() >= line;
+                cut(
+                    trimmed,
+                    if kept_whole {
+                        trimmed.len()
+                    } else {
+                        line - lead
+                    },
+                )
+            }
+            _ => cut(whole, whole.len()),
+        };
+        let (first, rest, text) = (&*first, &*rest, &*text);
         let fixed = |message: &'static str, suggestion: Option<&'static str>| {
             (Cow::Borrowed(message), suggestion.map(Cow::Borrowed))
         };

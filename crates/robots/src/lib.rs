@@ -341,6 +341,7 @@ mod differences;
 mod explain;
 mod lint;
 mod preferences;
+mod rule_index;
 mod tokens;
 
 pub use agent::Agent;
@@ -357,6 +358,7 @@ pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
 pub use preferences::{ContentSignal, ContentUsage};
 pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use rule_index::RuleIndex;
 pub use select::Selection;
 pub use tokens::{Token, Tokens};
 pub use verdict::{Reason, Rule, RuleKind, Verdict};

@@ -663,3 +663,73 @@ fn lint_over_the_whole_corpus() {
         println!("  {n:>7}  {code}");
     }
 }
+
+/// A message quotes a text of the file whole up to 500 characters, and of a longer one
+/// its first 200 and how many octets it left out: a line of megabytes would otherwise be
+/// quoted whole. A junk line is kept cut, and still counted whole.
+#[test]
+fn long_quotes_are_cut_and_counted() {
+    let long = |c: &str| c.repeat(1_000_000);
+    let body = format!(
+        "User-agent: *\nCrawl-delay: {}\n  {}  \nSitemap: /{}\nCrawl-delay: x{}\n",
+        long("9"),
+        long("é"),
+        long("c"),
+        "8".repeat(498)
+    );
+    let robots = Robots::parse_with(body.as_bytes(), Options::new().max_bytes(16 << 20).unwrap());
+    let messages: Vec<String> = robots
+        .lint(body.as_bytes())
+        .into_iter()
+        .map(|d| d.message.into_owned())
+        .collect();
+    let quoted = |c: &str, more: usize| format!("`{}… ({more} more octets)`", c.repeat(200));
+    let expect = [
+        format!(
+            "Crawl-delay {} is not a number of seconds",
+            quoted("9", 999_800)
+        ),
+        // Two octets a character: 400 shown, and the rest of the line after its lead.
+        format!(
+            "{} is not a `key: value` line and is ignored",
+            quoted("é", 2_000_002 - 400)
+        ),
+        format!(
+            "Crawl-delay `x{}` is not a number of seconds",
+            "8".repeat(498)
+        ),
+    ];
+    for message in &expect {
+        assert!(
+            messages.contains(message),
+            "{message}\nnot in {messages:#?}"
+        );
+    }
+    assert!(
+        messages.iter().any(|m| m.starts_with(&format!(
+            "Sitemap `/{}… (999801 more octets)`",
+            "c".repeat(199)
+        ))),
+        "{messages:#?}"
+    );
+    assert!(messages.iter().all(|m| m.len() < 700), "{messages:#?}");
+    // Messages that quote rules and agents besides a finding's own text.
+    let body = format!(
+        "User-agent: *\nDisallow: /{}\nDisallow: /{}*\n\nUser-agent: {}\n",
+        long("e"),
+        long("e"),
+        long("d")
+    );
+    let robots = Robots::parse_with(body.as_bytes(), Options::new().max_bytes(16 << 20).unwrap());
+    let lint = robots.lint(body.as_bytes());
+    for code in [Code::GroupWithoutRules, Code::ShadowedRule] {
+        let found = lint.iter().find(|d| d.code == code);
+        let found = found.unwrap_or_else(|| panic!("no {code:?} in {lint:#?}"));
+        assert!(
+            found.message.len() < 1_000,
+            "{code:?}: {} octets",
+            found.message.len()
+        );
+        assert!(found.message.contains("… ("), "{}", found.message);
+    }
+}

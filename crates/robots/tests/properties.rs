@@ -2,8 +2,8 @@
 //! of line-ending style, matching that agrees with a reference dynamic-programming
 //! wildcard matcher and stays linear on pathological patterns, deciders of merged groups
 //! that agree with the reference's longest match, RFC 9309 normalisation of
-//! unreserved escapes, URL versus path-only checks agreeing, and `Tokens` reading the
-//! lines the parse reads.
+//! unreserved escapes, URL versus path-only checks agreeing, `Tokens` reading the
+//! lines the parse reads, and the rule index deciding as the scan does.
 
 use proptest::prelude::*;
 use robots::{Agent, Code, Directive, Options, Profile, Robots, RuleKind, Token, Tokens, Verdict};
@@ -576,6 +576,64 @@ proptest! {
                 summary(robots.check(&agent, &path)),
                 "{:?} profile, {} vs {}", profile, url, path
             );
+        }
+    }
+
+    /// A check through the index ([`Robots::index`]) gives the verdict the scan of
+    /// [`Robots::check_bytes`] gives, whole (rule, reason, embargo), in both profiles,
+    /// for named and `*` groups, embargoes and Embargo-Allow lines, and paths the rules
+    /// name as well as random ones.
+    #[test]
+    fn the_index_decides_as_the_scan_does(
+        lines in lines(),
+        groups in proptest::collection::vec(
+            (
+                proptest::sample::select(&["*", "ExampleBot", "OtherBot"][..]),
+                any::<bool>(),
+                proptest::collection::vec(
+                    (0..3u8, prop_oneof![small_pattern(), value()]),
+                    0..8,
+                ),
+            ),
+            0..4,
+        ),
+        urls in proptest::collection::vec(url(), 0..6),
+        name in prop_oneof![Just("ExampleBot"), Just("OtherBot"), Just("ThirdBot")],
+    ) {
+        let mut body = join(&lines, b"\n");
+        let mut paths = urls;
+        for (agent, embargo, rules) in &groups {
+            body.extend_from_slice(format!("User-agent: {agent}\n").as_bytes());
+            if *embargo {
+                body.extend_from_slice(b"Archive-Embargo: 30\n");
+            }
+            for (kind, pattern) in rules {
+                let key = ["Allow", "Disallow", "Embargo-Allow"][usize::from(*kind)];
+                let pattern: Vec<u8> =
+                    pattern.iter().copied().filter(|&b| b != b'\r' && b != b'\n').collect();
+                body.extend_from_slice(format!("{key}: ").as_bytes());
+                body.extend_from_slice(&pattern);
+                body.push(b'\n');
+                // The path the rule names, and one longer.
+                let path: Vec<u8> = pattern.iter().copied().filter(|&b| b != b'*').collect();
+                paths.push([&path[..], b"a"].concat());
+                paths.push(path);
+            }
+        }
+        let agent = Agent::new(name).unwrap();
+        let agents = [agent.clone(), agent.honouring_embargo()];
+        for profile in PROFILES {
+            let robots = parse(&body, profile);
+            let index = robots.index();
+            for agent in &agents {
+                for path in &paths {
+                    prop_assert_eq!(
+                        index.check_bytes(agent, path),
+                        robots.check_bytes(agent, path),
+                        "{:?} profile, {:?}", profile, String::from_utf8_lossy(path)
+                    );
+                }
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ use rusqlite::{params, Transaction};
 use super::{unknown_content, FIRST_OBSERVED, LOOK_AHEAD_SECS};
 use crate::capture::{self, Response, RevisitRecord, RobotsBody};
 use crate::digest::{Algorithm, Check, Declared, Digest};
+use crate::redirect;
 use crate::time::Timestamp;
 use crate::url::{surt, Origin};
 use crate::warc::Fields;
@@ -145,12 +146,18 @@ pub(crate) fn index_response(
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
     let status = response.head.status;
-    // 1xx and 3xx captures of robots.txt say nothing about the rules: a crawler that
-    // follows the redirect captures the target as a response of its own. An error
-    // status needs no body; rules the archive cannot read govern nothing.
+    // A 1xx capture of robots.txt says nothing about the rules. A 3xx one is followed
+    // (RFC 9309 §2.3.1.2) to the capture of its target, which a crawler that follows
+    // redirects records as a response of its own: its row keeps the target URL (empty
+    // when `Location` is missing or unusable). An error status needs no body; rules the
+    // archive cannot read govern nothing.
+    let redirect = (300..=399)
+        .contains(&status)
+        .then(|| redirect::target(url, response.head.fields.get("Location")));
     let body = match (response.robots_body, status) {
         (Some(RobotsBody::Read(body)), 200..=299 | 400..=599) => Some(body),
         (Some(RobotsBody::Unreadable), 400..=599) => Some(Vec::new()),
+        (Some(_), 300..=399) => Some(redirect.clone().flatten().unwrap_or_default().into_bytes()),
         _ => None,
     };
     if let Some(body) = body {
@@ -160,6 +167,13 @@ pub(crate) fn index_response(
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![id, origin, captured.unix(), status, body],
         )?;
+        if let Some(Some(target)) = &redirect {
+            exec(
+                tx,
+                "INSERT OR IGNORE INTO robots_redirects (record, target_key) VALUES (?1, ?2)",
+                params![id, surt(target)],
+            )?;
+        }
         // Only captures from 24 hours before this robots.txt on can be governed by it.
         exec(
             tx,

@@ -94,6 +94,14 @@ CREATE TABLE IF NOT EXISTS robots_txt (
     body BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS robots_by_origin ON robots_txt(origin, captured);
+-- A robots.txt capture answering a redirect (RFC 9309 §2.3.1.2; its row in robots_txt
+-- keeps the target URL as its body): the target's SURT key, so that a capture of the
+-- target ingested after it has the origin's captures assessed again.
+CREATE TABLE IF NOT EXISTS robots_redirects (
+    record INTEGER PRIMARY KEY REFERENCES robots_txt(record),
+    target_key TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS robots_redirects_by_target ON robots_redirects(target_key);
 -- Revisit records (WARC 1.1 §6.7): what they name as their original, and the response
 -- whose payload they repeat once it is found.
 CREATE TABLE IF NOT EXISTS revisits (
@@ -188,7 +196,7 @@ const UNKNOWN_CONTENT: &str = "unknown:";
 
 /// The `meta` key naming the layout an index is in, and the layout this version writes.
 const LAYOUT_KEY: &str = "layout";
-const LAYOUT: &str = "4";
+const LAYOUT: &str = "5";
 
 /// What opening an index found to bring up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +205,9 @@ struct Upgrade {
     reassess: bool,
     /// The stored files must be read again (see [`Index::upgrading`]).
     rescan: bool,
+    /// The robots.txt redirects must be read from the store (see
+    /// [`Index::redirects_unread`]).
+    redirects: bool,
 }
 
 /// Brings an index written by an older version up to date as far as SQL alone can; the
@@ -214,8 +225,10 @@ struct Upgrade {
 ///   records: the stored files are read again (see [`Index::upgrading`]).
 /// - Layouts before 4 had no `held` column, and their `records_due` index held the
 ///   revisits waiting for an original: the column is added and the index made anew
-///   without them. The next release holds the revisits still waiting. Layout 3 needs no
-///   rescan, so its new layout is written here, in the same transaction.
+///   without them. The next release holds the revisits still waiting.
+/// - Layouts before 5 kept no robots.txt capture answering 3xx, which now governs
+///   through its target (RFC 9309 §2.3.1.2): their `Location` is read from the store
+///   (see [`Index::redirects_unread`]), and the layout written after that.
 fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
     let tx = conn.transaction()?;
     let layout: Option<String> = tx
@@ -227,6 +240,7 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
         return Ok(Upgrade {
             reassess: false,
             rescan: false,
+            redirects: false,
         });
     }
     let has_held: bool = tx.query_row(
@@ -263,17 +277,12 @@ fn upgrade(conn: &mut Connection) -> rusqlite::Result<Upgrade> {
              UPDATE records SET pending = 1 WHERE release_batch IS NULL;",
         )?;
     }
-    let rescan = layout.as_deref() != Some("3");
-    if !rescan {
-        tx.execute(
-            "UPDATE meta SET value = ?2 WHERE key = ?1",
-            [LAYOUT_KEY, LAYOUT],
-        )?;
-    }
+    let rescan = !matches!(layout.as_deref(), Some("3" | "4"));
     tx.commit()?;
     Ok(Upgrade {
         reassess: by_url,
         rescan,
+        redirects: true,
     })
 }
 
@@ -518,6 +527,9 @@ pub struct Index {
     /// response's digest computed from its payload and the revisit records indexed,
     /// before [`Index::finish_upgrade`].
     pub(crate) upgrading: bool,
+    /// The index is of a layout before 5: the robots.txt captures answering 3xx must be
+    /// read from the store for their `Location` before [`Index::finish_upgrade`].
+    pub(crate) redirects_unread: bool,
 }
 
 impl Index {
@@ -541,6 +553,7 @@ impl Index {
             conn,
             upgraded: upgrade.reassess,
             upgrading: upgrade.rescan,
+            redirects_unread: upgrade.redirects,
         })
     }
 
@@ -554,6 +567,7 @@ impl Index {
     pub(crate) fn finish_upgrade(&mut self) -> Result<(), Error> {
         self.set_meta(LAYOUT_KEY, LAYOUT)?;
         self.upgrading = false;
+        self.redirects_unread = false;
         Ok(())
     }
 
@@ -601,6 +615,11 @@ impl Index {
     /// The capture in index row `id`.
     pub fn entry(&self, id: i64) -> Result<Option<Entry>, Error> {
         Ok(self.select("WHERE r.id = ?1", [id])?.pop())
+    }
+
+    /// Every capture, in index order (an export reads them all).
+    pub(crate) fn all_entries(&self) -> Result<Vec<Entry>, Error> {
+        self.select("ORDER BY r.id", [])
     }
 
     pub(super) fn select(

@@ -6,9 +6,9 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use robots_archive::{Archive, Server, Timestamp};
+use robots_archive::{Archive, ExportFormat, Server, Timestamp};
 
 use crate::limits::LimitArgs;
 use crate::style::{counted, printable};
@@ -21,6 +21,7 @@ Examples:
   robots archive status my-archive --at 2026-06-01T00:00:00Z
   robots archive serve my-archive --addr 127.0.0.1:8090
   robots archive release my-archive
+  robots archive export my-archive --format wacz -o released.wacz
 
 An archive is a directory: store/ (the ingested WARC files, sealed), index.sqlite3 and
 public/ (released WARC files). See the robots-archive crate docs for the semantics.")]
@@ -35,6 +36,7 @@ pub enum Command {
     Status(StatusArgs),
     Serve(ServeArgs),
     Release(ReleaseArgs),
+    Export(ExportArgs),
 }
 
 /// Seal WARC files into the archive and index their responses with embargo ends.
@@ -48,9 +50,11 @@ WARC 1.0 and 1.1, plain or gzipped per record. The directory is created when mis
 Response and revisit records are indexed: a revisit (wget --warc-dedup, Heritrix,
 warcprox) is a capture at its own time whose payload is that of the record it refers
 to. Content is identified by the SHA-1 the archive computes from each payload, however
-WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Exit status: 0 on success, 2 on an error (a damaged
-WARC file is named with the byte offset of the bad record, and the files after it are
-still ingested).")]
+WARC-Payload-Digest is written. Re-ingesting a file is a no-op. Every path is checked
+first: if any is missing or a directory, each such is named and none is ingested. An
+empty file is refused as no WARC file. Exit status: 0 on success, 2 on an error (a
+damaged WARC file is named with the byte offset of the bad record, and the files after
+it are still ingested).")]
 pub struct IngestArgs {
     /// The archive directory.
     pub dir: PathBuf,
@@ -154,6 +158,55 @@ pub struct ReleaseArgs {
     pub at: Option<Timestamp>,
 }
 
+/// Write what pywb, ReplayWeb.page and other web-archive tools read: a CDXJ index, a
+/// WACZ of the released records, or pywb's access rules (.aclj).
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = "\
+Examples:
+  robots archive export my-archive --format cdxj -o my-archive.cdxj
+  robots archive export my-archive --format wacz -o released.wacz
+  robots archive export my-archive --format aclj -o pywb/collections/web/acl/embargo.aclj
+
+cdxj: every capture (as pywb's CDXJ: its SURT key, the 14-digit time, then JSON with
+  url, mime, status, digest, length, offset and filename, the file's name in
+  my-archive/store/), with embargo_until and access at --at; sorted bytewise. It
+  indexes withheld captures too: give pywb the aclj with it.
+wacz: a WACZ 1.1.1 of what is released at --at: released records only (never an
+  embargoed or disallowed body), their CDXJ index, pages/pages.jsonl of the HTML pages
+  and datapackage.json with SHA-256 hashes. Open it in ReplayWeb.page, or check it
+  with `wacz validate -f released.wacz`.
+aclj: pywb's access rules at --at, one per URL with a capture withheld: `exclude` (pywb
+  answers 404) where one was captured while robots.txt disallowed it, else `block`
+  (451) where one is under embargo or no robots.txt governs it yet. Put it in
+  collections/<name>/acl/ and export it again after each release (or daily), so that
+  pywb opens what the archive has released since.
+
+The file is written as <OUT>.part and renamed when whole. Exit status: 0 when written,
+2 on an error (--at in the future for wacz or aclj, not an archive, a store file
+missing, the output not writable) or a usage error.")]
+pub struct ExportArgs {
+    /// The archive directory.
+    pub dir: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum)]
+    pub format: ExportChoice,
+    /// The time whose access is exported (RFC 3339, or a date such as 2026-06-01 for
+    /// its first instant in UTC). For wacz and aclj, now or earlier: a later time would
+    /// let out what is still under embargo. Default now.
+    #[arg(long, value_parser = parse_time)]
+    pub at: Option<Timestamp>,
+    /// The file to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportChoice {
+    Cdxj,
+    Wacz,
+    Aclj,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
@@ -170,6 +223,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Status(a) => status(a),
         Command::Serve(a) => serve(a),
         Command::Release(a) => release(a),
+        Command::Export(a) => export(a),
     }
 }
 
@@ -190,19 +244,32 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
         );
     }
     // Checked before the archive is created, so that a mistyped name leaves no empty
-    // archive behind. Each file is read twice: copied into the store, then indexed.
+    // archive behind, and all of them before any is ingested: every path that cannot be
+    // is named at once, and nothing is ingested, so that the corrected command is simply
+    // run again. Each file is read twice: copied into the store, then indexed.
     let mut total = 0;
+    let mut unusable = Vec::new();
     for warc in &args.warcs {
-        let meta =
-            std::fs::metadata(warc).with_context(|| format!("cannot read {}", warc.display()))?;
-        if meta.is_dir() {
-            bail!(
+        match std::fs::metadata(warc) {
+            Err(err) => unusable.push(format!("cannot read {}: {err}", shown(warc))),
+            Ok(meta) if meta.is_dir() => unusable.push(format!(
                 "{} is a directory; give the WARC files in it, e.g. `{}`",
-                warc.display(),
-                warc.join("*.warc.gz").display()
-            );
+                shown(warc),
+                shown(&warc.join("*.warc.gz"))
+            )),
+            Ok(meta) => total += 2 * meta.len(),
         }
-        total += 2 * meta.len();
+    }
+    match &unusable[..] {
+        [] => {}
+        [one] if args.warcs.len() == 1 => bail!("{one}"),
+        _ => bail!(
+            "{} of {} WARC files cannot be ingested, so none was: {}; correct the paths \
+             (or leave them out) and run the command again",
+            unusable.len(),
+            args.warcs.len(),
+            unusable.join("; ")
+        ),
     }
     let mut archive = Archive::create(&args.dir, &args.agent)?;
     let bar = if std::io::stderr().is_terminal() {
@@ -293,6 +360,14 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
                 "in a content coding this archive cannot undo (only gzip and deflate), so \
                  the rules are unknown; the site's captures are held back until a \
                  readable robots.txt of it is ingested",
+            );
+            warn(
+                r.robots_redirects_not_captured,
+                "robots.txt redirect leads",
+                "robots.txt redirects lead",
+                "to a URL this archive holds no capture of (RFC 9309 §2.3.1.2), so the \
+                 rules are unknown; the site's captures are held back until a file \
+                 holding the target is ingested (crawl with redirects followed)",
             );
             line
         };
@@ -413,6 +488,37 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
         "{} released, {}",
         counted(report.released, "record"),
         counted(report.tombstones, "tombstone")
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(args: ExportArgs) -> Result<ExitCode> {
+    let at = args.at.unwrap_or_else(Timestamp::now);
+    let format = match args.format {
+        ExportChoice::Cdxj => ExportFormat::Cdxj,
+        ExportChoice::Wacz => ExportFormat::Wacz,
+        ExportChoice::Aclj => ExportFormat::Aclj,
+    };
+    match format {
+        ExportFormat::Wacz => up_to_now(at, &args.dir, "a WACZ would hold the")?,
+        ExportFormat::Aclj => up_to_now(at, &args.dir, "pywb would then open the")?,
+        ExportFormat::Cdxj => {}
+    }
+    let archive = Archive::open(&args.dir)?;
+    let report = archive.export(format, at, &args.output)?;
+    let what = match format {
+        ExportFormat::Cdxj => counted(report.lines, "capture"),
+        ExportFormat::Aclj => counted(report.lines, "access rule"),
+        ExportFormat::Wacz => format!(
+            "{}, {}",
+            counted(report.lines, "released record"),
+            counted(report.pages, "page")
+        ),
+    };
+    writeln!(
+        std::io::stdout().lock(),
+        "wrote {}: {what}",
+        shown(&report.file)
     )?;
     Ok(ExitCode::SUCCESS)
 }

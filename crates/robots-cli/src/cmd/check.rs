@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use robots::{Agent, Reason, Verdict};
-pub use robots_web::VerdictJson;
+pub use robots_present::VerdictJson;
 use unicode_width::UnicodeWidthStr;
 
 use crate::input::{self, AgentsArgs, ReadingArgs};

@@ -109,12 +109,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // not a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut changed = 0;
+    // Every path the rules name is checked against both files: through an index, each
+    // check tries the rules that path can match, where `Robots::check` scans them all,
+    // which made a diff quadratic in the rules (11.7 s at the 500 KiB parse limit).
+    let (old_index, new_index) = (old.index(), new.index());
     // Most files state no preferences: then none are compared, and the diff costs what
     // the verdicts cost.
     let with_preferences = [&old, &new].iter().any(|r| states_preferences(r));
     for agent in &agents {
         for input::Url { bytes, text: url } in &urls {
-            let (before, after) = (old.check_bytes(agent, bytes), new.check_bytes(agent, bytes));
+            let (before, after) = (
+                old_index.check_bytes(agent, bytes),
+                new_index.check_bytes(agent, bytes),
+            );
             let preferences_changed = with_preferences
                 && preferences(&old, agent, bytes) != preferences(&new, agent, bytes);
             if same(&before, &after) && !preferences_changed {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use robots::{Agent, Severity};
+use robots::{Agent, Availability, Severity};
 use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
 use url::Url;
 
@@ -407,20 +407,12 @@ fn human(d: Duration) -> String {
 /// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]). Its
 /// reason names the robots.txt's state as RFC 9309 §2.3.1 does, having no rule to name.
 fn blanket_json<'a>(url: &'a str, rules: &Rules, decision: &Decision) -> VerdictJson<'a> {
-    let reason = match (rules, decision.allowed()) {
-        (Rules::AllowAll, _) => "unavailable",
-        (_, true) => "robots-txt",
-        (_, false) => "unreachable",
+    let state = match rules {
+        Rules::AllowAll => Availability::Unavailable,
+        _ => Availability::Unreachable,
     };
-    VerdictJson {
-        url,
-        allowed: decision.allowed(),
-        line: None,
-        rule: None,
-        pattern: None,
-        embargo_days: None,
-        reason,
-    }
+    VerdictJson::blanket(url, state, decision.allowed())
+        .expect("a state with no file to read gives a blanket verdict")
 }
 
 fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> Line<'static> {

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use robots::{Code, Diagnostic, Severity};
+use robots_present::DiagnosticJson;
 
 use crate::input::{self, ParsingArgs};
 use crate::snippet::Source;
@@ -83,7 +84,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     match args.format {
         crate::cmd::check::Format::Json => {
             for d in &diagnostics {
-                writeln!(out, "{}", serde_json::to_string(&as_json(&name, d))?)?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&DiagnosticJson::in_file(&name, d))?
+                )?;
             }
         }
         crate::cmd::check::Format::Text => {
@@ -161,28 +166,4 @@ fn code_parser() -> impl TypedValueParser<Value = Code> {
             .find(|code| code.as_str().eq_ignore_ascii_case(&name))
             .expect("clap passes on only the names it was given, ignoring case")
     })
-}
-
-/// One diagnostic as a line of JSON, its fields in this order.
-#[derive(serde::Serialize)]
-struct DiagnosticJson<'a> {
-    file: &'a str,
-    line: u32,
-    column: u32,
-    code: &'static str,
-    severity: &'static str,
-    message: &'a str,
-    suggestion: Option<&'a str>,
-}
-
-fn as_json<'a>(file: &'a str, d: &'a Diagnostic) -> DiagnosticJson<'a> {
-    DiagnosticJson {
-        file,
-        line: d.line,
-        column: d.column,
-        code: d.code.as_str(),
-        severity: d.severity().name(),
-        message: &d.message,
-        suggestion: d.suggestion.as_deref(),
-    }
 }

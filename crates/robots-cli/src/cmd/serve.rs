@@ -42,7 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let addr = server.local_addr().unwrap_or(args.addr);
     if !assets::page_built() {
         eprintln!(
-            "robots: warning: this binary was built without the tester's WebAssembly; run scripts/build-web, then cargo build"
+            "robots: warning: this binary was built without the tester's WebAssembly (its build warned why; most often the wasm32-unknown-unknown target is missing); run `rustup target add wasm32-unknown-unknown` or, in a clone, scripts/build-web, then build it again"
         );
     }
     eprintln!("serving the robots.txt tester on http://{addr}/");

@@ -143,7 +143,10 @@ impl Robots {
         written: [Cow<'_, str>; 2],
     ) -> Diagnostic {
         let [rule_text, winner_text] = &written;
-        let show = |r: &RuleLine, text: &str| format!("{}: {text}", r.kind().directive());
+        let show = |r: &RuleLine, text: &str| {
+            let text = crate::finding::cut(text, text.len());
+            format!("{}: {text}", r.kind().directive())
+        };
         Diagnostic {
             code: Code::ShadowedRule,
             line: rule.line,

@@ -63,7 +63,10 @@ impl Robots {
         let names: Vec<String> = agents
             .iter()
             .take(3)
-            .map(|a| format!("`{}`", self.str(a.token())))
+            .map(|a| {
+                let token = self.str(a.token());
+                format!("`{}`", crate::finding::cut(token, token.len()))
+            })
             .collect();
         let (who, verb, pronoun) = match agents.len() {
             1 => (names[0].clone(), "is", "it"),

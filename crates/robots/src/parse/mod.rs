@@ -431,7 +431,11 @@ impl Parser {
                 return;
             }
             LineContent::Junk => {
-                let text = self.push_quote(&line.bytes[..line.bytes.len().min(60)]);
+                // At most what a message quotes of a long line, 200 characters of up
+                // to four octets each, and an octet more to tell that it was cut: the
+                // line may be megabytes.
+                let end = line.bytes.len().min(crate::finding::QUOTED * 4 + 1);
+                let text = self.push_quote(&line.bytes[..end]);
                 self.report(
                     Code::JunkLine,
                     line.number,
