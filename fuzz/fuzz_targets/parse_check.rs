@@ -139,6 +139,12 @@ fn exercise(robots: &Robots, body: &[u8], agent: &Agent, url: &[u8], profile: Pr
     if selection == Selection::None {
         assert!(verdict.allowed());
     }
+    // AI usage preferences (attach-05 §3.1): none for a disallowed URL.
+    let usage = robots.content_usage_bytes(agent, url);
+    if !verdict.allowed() {
+        assert!(usage.is_none(), "preferences for a disallowed URL");
+    }
+    let _ = robots.content_signal(agent);
     let chosen = robots.group_for(agent);
     match selection {
         Selection::None => assert!(chosen.groups().is_empty()),

@@ -204,7 +204,11 @@ fn build(dir: &std::path::Path, robots: &[RobotsKind], recs: &[Rec], visits: &[V
     }
     let mut archive = Archive::create(&dir.join("archive"), AGENT).unwrap();
     // A file with no record is refused as empty: only files with captures are written.
-    for (n, items) in files.iter().enumerate().filter(|(_, items)| !items.is_empty()) {
+    for (n, items) in files
+        .iter()
+        .enumerate()
+        .filter(|(_, items)| !items.is_empty())
+    {
         let warc = write_records(&dir.join(format!("f{n}.warc.gz")), items, n + 1);
         archive.ingest(&warc, &mut |_| {}).unwrap();
     }

@@ -4,6 +4,7 @@
 mod cmd;
 mod input;
 mod limits;
+mod preferences;
 mod snippet;
 mod style;
 mod written;

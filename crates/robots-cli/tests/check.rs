@@ -60,12 +60,15 @@ fn json_output_has_the_documented_shape_in_input_order() {
         lines[0],
         serde_json::json!({"url": "https://example.com/news/a", "allowed": true, "line": 12,
             "rule": "embargo-allow", "pattern": "/news/", "embargo_days": 31,
-            "reason": "longest"})
+            "reason": "longest", "content_usage": null, "content_usage_line": null,
+            "content_signal": null, "content_signal_line": null})
     );
     assert_eq!(
         lines[1],
         serde_json::json!({"url": "/private/x", "allowed": false, "line": 13,
-            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest"})
+            "rule": "disallow", "pattern": "/", "embargo_days": null, "reason": "longest",
+            "content_usage": null, "content_usage_line": null, "content_signal": null,
+            "content_signal_line": null})
     );
     // Field order is part of the interface.
     let text = String::from_utf8_lossy(&out.stdout);

@@ -603,8 +603,10 @@ fn lint_diff_and_explain_json_is_one_line_per_object_in_the_documented_order() {
         diff,
         concat!(
             r#"{"agent":"x","url":"/a","#,
-            r#""old":{"url":"/a","allowed":false,"line":2,"rule":"disallow","pattern":"/a","embargo_days":null,"reason":"longest"},"#,
-            r#""new":{"url":"/a","allowed":true,"line":null,"rule":null,"pattern":null,"embargo_days":null,"reason":"no-match"}}"#,
+            r#""old":{"url":"/a","allowed":false,"line":2,"rule":"disallow","pattern":"/a","embargo_days":null,"reason":"longest","#,
+            r#""content_usage":null,"content_usage_line":null,"content_signal":null,"content_signal_line":null},"#,
+            r#""new":{"url":"/a","allowed":true,"line":null,"rule":null,"pattern":null,"embargo_days":null,"reason":"no-match","#,
+            r#""content_usage":null,"content_usage_line":null,"content_signal":null,"content_signal_line":null}}"#,
             "\n"
         )
     );
@@ -635,6 +637,10 @@ fn lint_diff_and_explain_json_is_one_line_per_object_in_the_documented_order() {
         "reason",
         "reason_text",
         "embargo_days",
+        "content_usage",
+        "content_usage_line",
+        "content_signal",
+        "content_signal_line",
     ];
     let mut at = 0;
     for key in keys {

@@ -112,6 +112,23 @@
 //! robots.txt request counts as one ([`Answer::requested_at`]): the first page waits
 //! the delay after it, as the pages after it do.
 //!
+//! # AI usage preferences
+//! A page's content may carry preferences on what it may be used for (AI training,
+//! search): in the origin's robots.txt, as `Content-Usage` rules of the agent's group
+//! (draft-ietf-aipref-attach-05 §3; [`Answer::content_usage`]) and `Content-Signal`
+//! ([`Answer::content_signal`]), and in the page's response, as the `Content-Usage`
+//! header (attach-05 §2; [`content_usage_header`]). attach-05 does not say how the two
+//! combine; [`Answer::usage_for_response`] combines them per category, the most
+//! restrictive winning, as vocab-07 §5.1 asks of statements "obtained using different
+//! methods":
+//!
+//! | robots.txt's rule for the URL | the page's header | combined |
+//! | --- | --- | --- |
+//! | `train-ai=n` | `train-ai=y, search=y` | `train-ai=n, search=y` |
+//! | none (or no robots.txt) | `train-ai=n` | `train-ai=n` |
+//! | `search=y` | `Search=y` (fails to parse) | `search=y` |
+//! | none: the URL is disallowed (§3.1) | `train-ai=y` | `train-ai=y` |
+//!
 //! # A whole crawler
 //! The example `polite_crawler` (`examples/polite_crawler/`) is a breadth-first crawler
 //! of one site in under 300 lines: it asks [`Fetcher::decide`] before every request,
@@ -140,6 +157,7 @@ mod origin;
 mod outcome;
 mod pacer;
 mod resolve;
+mod usage;
 
 pub use robots;
 pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, Reason, RuleKind};
@@ -155,4 +173,7 @@ pub use freshness::Freshness;
 pub use origin::{Origin, Scheme};
 pub use outcome::{Fallback, Hop, Rules, Source, Unavailable, Unreachable};
 pub use pacer::Pacer;
+/// Response headers, as [`content_usage_header`] reads them (`reqwest`'s, from `http`).
+pub use reqwest::header::HeaderMap;
 pub use resolve::{Resolve, Resolving, SystemResolver};
+pub use usage::content_usage_header;

@@ -37,6 +37,7 @@ mod explanation;
 #[cfg(all(target_arch = "wasm32", feature = "node"))]
 mod heap;
 mod packed;
+mod preferences;
 mod response;
 mod summary;
 mod tester;
@@ -47,6 +48,7 @@ pub mod assets;
 pub mod serve;
 
 pub use error::WebError;
+pub use preferences::{Pairs, PreferencesJson};
 pub use response::Availability;
 /// The verdict JSON the page reads, `robots check --format json` prints and the
 /// bindings give: [`robots_present`]'s, shared by them all.

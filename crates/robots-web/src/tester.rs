@@ -10,6 +10,7 @@ use robots_present::{AgentJson, DiagnosticJson, NamedAgent, VerdictJson};
 
 use crate::explanation::ExplanationJson;
 use crate::packed;
+use crate::preferences::PreferencesJson;
 use crate::response::Availability;
 use crate::summary::SummaryJson;
 use crate::WebError;
@@ -27,11 +28,23 @@ pub struct Tester {
     patterns: OnceCell<Vec<(u32, Box<str>)>>,
 }
 
-/// The answer to a check: the agent as understood, then a verdict per URL in order.
+/// The answer to a check: the agent as understood, then a verdict per URL in order,
+/// each with the AI usage preferences after it (as `robots check --format json` writes
+/// them), then the agent's Crawl-delay in seconds (`null` without one).
 #[derive(Debug, Serialize)]
 pub struct CheckJson<'a> {
     pub agent: AgentJson<'a>,
-    pub verdicts: Vec<VerdictJson<'a>>,
+    pub verdicts: Vec<CheckedJson<'a>>,
+    pub crawl_delay: Option<f64>,
+}
+
+/// One URL's verdict and, after its fields, its AI usage preferences.
+#[derive(Debug, Serialize)]
+pub struct CheckedJson<'a> {
+    #[serde(flatten)]
+    pub verdict: VerdictJson<'a>,
+    #[serde(flatten)]
+    pub preferences: PreferencesJson,
 }
 
 impl Tester {
@@ -104,13 +117,20 @@ impl Tester {
         let verdicts = urls
             .iter()
             .map(|url| match self.blanket(url) {
-                Some(verdict) => verdict,
-                None => VerdictJson::new(url, &self.robots.check(&named.agent, url)),
+                Some(verdict) => CheckedJson {
+                    verdict,
+                    preferences: PreferencesJson::NONE,
+                },
+                None => CheckedJson {
+                    verdict: VerdictJson::new(url, &self.robots.check(&named.agent, url)),
+                    preferences: PreferencesJson::of(&self.robots, &named.agent, url.as_bytes()),
+                },
             })
             .collect();
         Ok(to_json(&CheckJson {
             agent: named.json(),
             verdicts,
+            crawl_delay: self.crawl_delay(&named).map(|d| d.as_secs_f64()),
         }))
     }
 

@@ -36,11 +36,17 @@ fn verdicts_carry_the_command_lines_fields_in_order() {
         answer["verdicts"],
         json!([
             {"url": "/private/x", "allowed": false, "line": 2, "rule": "disallow",
-             "pattern": "/private/", "embargo_days": null, "reason": "longest"},
+             "pattern": "/private/", "embargo_days": null, "reason": "longest",
+             "content_usage": null, "content_usage_line": null,
+             "content_signal": null, "content_signal_line": null},
             {"url": "/private/open/1", "allowed": true, "line": 3, "rule": "allow",
-             "pattern": "/private/open", "embargo_days": null, "reason": "longest"},
+             "pattern": "/private/open", "embargo_days": null, "reason": "longest",
+             "content_usage": null, "content_usage_line": null,
+             "content_signal": null, "content_signal_line": null},
             {"url": "/a", "allowed": true, "line": null, "rule": null,
-             "pattern": null, "embargo_days": null, "reason": "no-match"},
+             "pattern": null, "embargo_days": null, "reason": "no-match",
+             "content_usage": null, "content_usage_line": null,
+             "content_signal": null, "content_signal_line": null},
         ])
     );
     let text = tester.check("SomeBot", false, &["/a".to_owned()]).unwrap();
@@ -336,4 +342,44 @@ fn a_parse_limit_is_kept_and_checked() {
         Tester::parse_with(long.as_bytes(), "rfc9309", Some(1000)),
         Err(WebError::Engine(robots::Error::LimitTooSmall(1000)))
     ));
+}
+
+/// The page's check gives the AI usage preferences after each verdict's fields, as
+/// `robots check --format json` does (draft-ietf-aipref-attach-05 §3), and the agent's
+/// Crawl-delay.
+#[test]
+fn check_gives_preferences_and_crawl_delay() {
+    let file = b"User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /blog/ search=y\nContent-Signal: ai-train=no\nCrawl-delay: 2.5\n";
+    let tester = robots_web::Tester::parse(file, "rfc9309").unwrap();
+    let urls: Vec<String> = ["/blog/x", "/private/x", "/"].map(String::from).into();
+    let json: serde_json::Value =
+        serde_json::from_str(&tester.check("ExampleBot", false, &urls).unwrap()).unwrap();
+    let v = &json["verdicts"];
+    assert_eq!(v[0]["content_usage"], serde_json::json!({"search": "y"}));
+    assert_eq!(v[0]["content_usage_line"], 4);
+    assert_eq!(v[1]["content_usage"], serde_json::Value::Null);
+    assert_eq!(v[2]["content_usage"], serde_json::json!({"train-ai": "n"}));
+    assert_eq!(
+        v[2]["content_signal"],
+        serde_json::json!({"ai-train": "no"})
+    );
+    assert_eq!(v[2]["content_signal_line"], 5);
+    assert_eq!(json["crawl_delay"], 2.5);
+    // The preferences come after the verdict's fields.
+    let text = tester.check("ExampleBot", false, &urls).unwrap();
+    assert!(
+        text.contains(
+            r#""reason":"no-match","content_usage":{"search":"y"},"content_usage_line":4"#
+        ),
+        "{text}"
+    );
+    // No file read (a 404): no preferences.
+    let none = robots_web::Tester::from_response(404, b"", "rfc9309", None).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&none.check("ExampleBot", false, &urls).unwrap()).unwrap();
+    assert_eq!(
+        json["verdicts"][0]["content_usage"],
+        serde_json::Value::Null
+    );
+    assert_eq!(json["crawl_delay"], serde_json::Value::Null);
 }

@@ -3,7 +3,7 @@
 
 import { Editor, escapeHtml, printable } from './editor.js';
 import { encodeState, decodeState } from './share.js';
-import { verdictRows, explanationHtml, lintItems } from './results.js';
+import { verdictRows, explanationHtml, lintItems, factsHtml } from './results.js';
 
 const CRAWLERS = [
   'Googlebot', 'Bingbot', 'DuckDuckBot', 'Applebot', 'YandexBot', 'Baiduspider',
@@ -40,6 +40,7 @@ const ui = {
   summary: $('summary'), agentNote: $('agent-note'), embargoNote: $('embargo-note'),
   empty: $('results-empty'), share: $('share'), shareStatus: $('share-status'),
   agents: $('agents'), fileNote: $('file-note'), resultsSummary: $('results-summary'),
+  facts: $('facts'),
 };
 
 let parse = null; // the engine's parse, once its WebAssembly has loaded
@@ -73,6 +74,8 @@ function applyState(state) {
 // is part of the URL (percent-encoded, it can change the verdict), so it stays.
 const trimAscii = (text) => text.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
 const urlList = (text) => text.split('\n').map(trimAscii).filter(Boolean);
+// The crawler field names one crawler, or several separated by commas.
+const agentList = (text) => text.split(',').map(trimAscii).filter(Boolean);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // A file past the parse limit is read only up to it, as crawlers read it: say so where
@@ -114,20 +117,44 @@ function update() {
   ui.agentNote.textContent = '';
   ui.agentNote.classList.remove('error');
   verdicts = [];
-  if (!state.agent) {
+  const names = agentList(state.agent);
+  const notes = [];
+  const delays = [];
+  const seen = new Map(); // crawler token (case ignored) -> the name that first gave it
+  if (!names.length) {
     ui.agentNote.textContent = 'Name a crawler, e.g. Googlebot.';
-  } else {
+  }
+  // Several crawlers, as `robots check --agent A --agent B` checks them: per URL, a
+  // verdict per crawler in the order given; a crawler named twice is checked once.
+  const urls = urlList(state.urls);
+  const answers = [];
+  for (const name of names) {
     try {
-      const answer = JSON.parse(file.check(state.agent, embargo, urlList(state.urls)));
-      verdicts = answer.verdicts;
-      ui.agentNote.textContent = answer.agent.notes.join(' ');
+      const answer = JSON.parse(file.check(name, embargo, urls));
+      const key = answer.agent.token.toLowerCase();
+      if (seen.has(key)) {
+        notes.push(`${name} names the same crawler as ${seen.get(key)}: checked once.`);
+        continue;
+      }
+      seen.set(key, name);
+      answers.push({ name, answer });
+      delays.push({ agent: name, seconds: answer.crawl_delay });
+      const said = answer.agent.notes.join(' ');
+      if (said) notes.push(names.length > 1 ? `${name}: ${said}` : said);
     } catch (err) {
-      ui.agentNote.textContent = String(err.message ?? err);
+      notes.push(names.length > 1 ? `${name}: ${err.message ?? err}` : String(err.message ?? err));
       ui.agentNote.classList.add('error');
     }
   }
+  urls.forEach((_, u) => {
+    for (const { name, answer } of answers) verdicts.push({ ...answer.verdicts[u], agent: name });
+  });
+  if (notes.length) ui.agentNote.textContent = notes.join(' ');
+  const several = answers.length > 1;
   if (selected >= verdicts.length) selected = -1;
-  ui.tbody.innerHTML = verdictRows(verdicts, selected);
+  ui.tbody.innerHTML = verdictRows(verdicts, selected, several);
+  $('agent-col').hidden = !several;
+  ui.facts.innerHTML = factsHtml(file.sitemaps(), file.host() ?? null, delays);
   ui.empty.textContent = verdicts.length ? '' : 'Verdicts appear here as you type URLs.';
   ui.resultsSummary.textContent = verdictCounts(verdicts);
   showExplanation(state, embargo);
@@ -166,8 +193,8 @@ function showExplanation(state, embargo) {
     return;
   }
   const v = verdicts[selected];
-  const e = JSON.parse(file.explain(state.agent, embargo, v.url));
-  ui.explain.innerHTML = explanationHtml(e);
+  const e = JSON.parse(file.explain(v.agent, embargo, v.url));
+  ui.explain.innerHTML = explanationHtml(e, v);
   ui.explain.hidden = false;
   editor.highlight(v.line ?? 0);
 }

@@ -31,8 +31,25 @@ const whyNoRule = {
   'no-match': 'no rule matches',
 };
 
-// Rows of the verdicts table; `selected` is the index of the explained row, or -1.
-export function verdictRows(verdicts, selected) {
+// The AI usage preferences beside a verdict: the Content-Usage rule's categories
+// (draft-ietf-aipref-attach-05 §3) and the group's Content-Signal, each with its line.
+export function preferencesHtml(v) {
+  const pairs = (object) => Object.entries(object).map(([k, value]) => `${k}=${value}`).join(', ');
+  const parts = [];
+  if (v.content_usage) {
+    const stated = pairs(v.content_usage) || 'nothing stated';
+    parts.push(`<span class="pref usage">Content-Usage <code>${code(stated)}</code> ${lineButton(v.content_usage_line)}</span>`);
+  }
+  if (v.content_signal) {
+    const stated = pairs(v.content_signal) || 'nothing stated';
+    parts.push(`<span class="pref signal">Content-Signal <code>${code(stated)}</code> ${lineButton(v.content_signal_line)}</span>`);
+  }
+  return parts.length ? parts.join(' ') : '<span class="muted">–</span>';
+}
+
+// Rows of the verdicts table; `selected` is the index of the explained row, or -1. With
+// several agents (`several`), each row names its agent in a last column.
+export function verdictRows(verdicts, selected, several = false) {
   return verdicts
     .map((v, i) => {
       // Google's empty Disallow names its line but disallows nothing: say so, as the
@@ -44,17 +61,22 @@ export function verdictRows(verdicts, selected) {
           ? `<code>${escapeHtml(directive[v.rule])}: ${code(v.pattern)}</code>`
           : `<span class="muted">${whyNoRule[v.reason] ?? ''}</span>`;
       const verdict = v.allowed ? (v.embargo_days != null ? 'embargo' : 'allowed') : 'disallowed';
-      return `<tr data-index="${i}" data-verdict="${verdict}" data-line="${v.line ?? 0}"${i === selected ? ' class="selected" aria-current="true"' : ''}>
+      return `<tr data-index="${i}" data-verdict="${verdict}" data-line="${v.line ?? 0}" data-agent="${escapeHtml(v.agent ?? '')}"${i === selected ? ' class="selected" aria-current="true"' : ''}>
 <td class="verdict">${verdictBadge(v)}</td>
 <td class="url"><button type="button" class="row-link" data-index="${i}">${code(v.url)}</button></td>
 <td class="line">${v.line ? lineButton(v.line) : '<span class="muted">–</span>'}</td>
-<td class="rule">${rule}</td></tr>`;
+<td class="rule">${rule}</td>
+<td class="prefs">${preferencesHtml(v)}</td>${several ? `<td class="agent">${code(v.agent)}</td>` : ''}</tr>`;
     })
     .join('');
 }
 
-// The explanation panel for one verdict (the JSON of RobotsFile.explain).
-export function explanationHtml(e) {
+// The explanation panel for one verdict (the JSON of RobotsFile.explain), with the
+// preferences of its row (`v`, a verdict of RobotsFile.check) when it has any.
+export function explanationHtml(e, v = {}) {
+  const prefs = v.content_usage || v.content_signal
+    ? `<dt>Content preferences</dt><dd>${preferencesHtml(v)}</dd>`
+    : '';
   const matches = e.matches.length
     ? `<ul class="matches">${e.matches
         .map(
@@ -72,6 +94,7 @@ ${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${code(m.pattern)}</code
 <dt>Matching rules</dt><dd>${matches}</dd>
 ${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(sentence(e.embargo_allow_text))}</dd>` : ''}
 <dt>Verdict</dt><dd>${escapeHtml(sentence(e.reason_text))}</dd>
+${prefs}
 </dl>`;
 }
 
@@ -86,4 +109,20 @@ export function lintItems(diagnostics) {
 <span class="msg">${prose(d.message)}</span>${d.suggestion ? `<span class="help">${prose(d.suggestion)}</span>` : ''}</li>`,
     )
     .join('');
+}
+
+// What the file tells the crawlers beyond verdicts: its sitemaps and host, and each
+// agent's Crawl-delay (`delays`: [{agent, seconds}]).
+export function factsHtml(sitemaps, host, delays) {
+  const list = sitemaps.length
+    ? `<ul class="sitemaps">${sitemaps.map((s) => `<li><code>${code(s)}</code></li>`).join('')}</ul>`
+    : '<span class="muted">none</span>';
+  const delay = delays.length
+    ? delays
+        .map((d) => `<code>${code(d.agent)}</code>: ${d.seconds == null ? '<span class="muted">none</span>' : `${d.seconds} s`}`)
+        .join('; ')
+    : '<span class="muted">–</span>';
+  return `<dt>Sitemaps</dt><dd>${list}</dd>
+<dt>Host</dt><dd>${host ? `<code>${code(host)}</code>` : '<span class="muted">none</span>'}</dd>
+<dt>Crawl-delay</dt><dd>${delay}</dd>`;
 }

@@ -83,6 +83,12 @@ codes! {
     InvalidEmbargo = "invalid-embargo", Error, "An Archive-Embargo value other than w, m or q; the line is ignored.";
     ConflictingEmbargo = "conflicting-embargo", Warning, "Several Archive-Embargo values for one crawler's groups; the longest applies.";
     EmbargoAllowWithoutEmbargo = "embargo-allow-without-embargo", Error, "Embargo-Allow in a group with no valid Archive-Embargo, so it is ignored.";
+    EmbargoOnlyGroup = "embargo-only-group", Warning, "A group holding only Archive-Embargo and Embargo-Allow lines: its crawlers lose every `*` rule, and a crawler that does not honour the embargo sees an empty group.";
+    MalformedContentUsage = "malformed-content-usage", Warning, "A Content-Usage preference that is not an RFC 9651 Dictionary, so every category is unknown (vocab-07 §6.5.1).";
+    UppercaseUsageKey = "uppercase-usage-key", Warning, "A Content-Usage key with an uppercase letter, which fails the whole preference: keys are case-sensitive (vocab-07 §6.5.1).";
+    UnknownUsageCategory = "unknown-usage-category", Info, "A Content-Usage key that draft-ietf-aipref-vocab-07 does not define (train-ai, search), which is ignored.";
+    PreferenceOutsideGroup = "preference-outside-group", Error, "A Content-Usage or Content-Signal line before any user-agent line, which applies to no crawler.";
+    InvalidContentSignal = "invalid-content-signal", Warning, "A Content-Signal key other than search, ai-input and ai-train, or a value other than yes or no, which is ignored.";
     IndexingRule = "indexing-rule", Warning, "A Noindex, Nofollow or Noarchive line, which no major crawler reads in robots.txt: Google stopped in 2019.";
     InvalidCrawlDelay = "invalid-crawl-delay", Error, "A Crawl-delay that is not a non-negative number of seconds.";
     InvalidRequestRate = "invalid-request-rate", Error, "A Request-rate that is not `requests/seconds` (optionally with s, m, h or d).";

@@ -31,6 +31,12 @@ pub enum Directive {
     /// `Embargo-Allow`: an allow for agents honouring the group's embargo (RFC 9309
     /// profile only; in the Google profile, an unknown key).
     EmbargoAllow,
+    /// `Content-Usage`: a rule stating AI usage preferences for a path
+    /// (draft-ietf-aipref-attach-05 §3; RFC 9309 profile only).
+    ContentUsage,
+    /// `Content-Signal`: Cloudflare's usage signals for the group (contentsignals.org;
+    /// RFC 9309 profile only). A record: it does not end a group.
+    ContentSignal,
     /// Any other key; the line is kept as a record.
     Other,
 }
@@ -48,6 +54,8 @@ impl Directive {
             Directive::Host => "host",
             Directive::ArchiveEmbargo => "archive-embargo",
             Directive::EmbargoAllow => "embargo-allow",
+            Directive::ContentUsage => "content-usage",
+            Directive::ContentSignal => "content-signal",
             Directive::Other => "other",
         }
     }
@@ -76,6 +84,8 @@ const REQUEST_RATE: (&str, &[&str]) = ("request-rate", &["requestrate", "request
 const HOST: (&str, &[&str]) = ("host", &[]);
 const ARCHIVE_EMBARGO: (&str, &[&str]) = ("archive-embargo", &[]);
 const EMBARGO_ALLOW: (&str, &[&str]) = ("embargo-allow", &[]);
+const CONTENT_USAGE: (&str, &[&str]) = ("content-usage", &[]);
+const CONTENT_SIGNAL: (&str, &[&str]) = ("content-signal", &[]);
 
 /// Classifies a trimmed key under the given behaviour. The common case is inlined into
 /// the parser's loop over lines; a call for every line cost more than the test itself.
@@ -115,6 +125,8 @@ fn classify_other(key: &[u8], behaviour: &Behaviour) -> (Directive, Spelling) {
             (Directive::Host, HOST),
             (Directive::ArchiveEmbargo, ARCHIVE_EMBARGO),
             (Directive::EmbargoAllow, EMBARGO_ALLOW),
+            (Directive::ContentUsage, CONTENT_USAGE),
+            (Directive::ContentSignal, CONTENT_SIGNAL),
         ]
     };
     for &(directive, names) in extras {
@@ -282,6 +294,11 @@ mod tests {
 
     #[test]
     fn google_knows_no_embargo_rules() {
+        // Nor AI usage preferences: the Google profile keeps them as unknown records.
+        assert_eq!(google("content-usage").0, Directive::Other);
+        assert_eq!(google("content-signal").0, Directive::Other);
+        assert_eq!(rfc("Content-Usage").0, Directive::ContentUsage);
+        assert_eq!(rfc("content-signal").0, Directive::ContentSignal);
         assert_eq!(google("archive-embargo").0, Directive::Other);
         assert_eq!(google("embargo-allow").0, Directive::Other);
     }

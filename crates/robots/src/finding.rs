@@ -369,8 +369,28 @@ impl Robots {
                 "Embargo-Allow is ignored: its group has no valid Archive-Embargo",
                 Some("add `Archive-Embargo: w`, `m` or `q` to the group"),
             ),
+            Code::MalformedContentUsage => made(
+                format!("Content-Usage preference `{text}` is not an RFC 9651 Dictionary, so every category is unknown"),
+                Some("write `key=y` or `key=n` pairs separated by commas, e.g. `train-ai=n, search=y`".into()),
+            ),
+            Code::UppercaseUsageKey => made(
+                format!("Content-Usage preference `{text}` has an uppercase key, which fails the whole preference: every category is unknown"),
+                Some("write keys in lower case, e.g. `train-ai=n`".into()),
+            ),
+            Code::UnknownUsageCategory => made(
+                format!("Content-Usage category `{text}` is not one draft-ietf-aipref-vocab-07 defines, so it is ignored"),
+                Some("use `train-ai` or `search`".into()),
+            ),
+            Code::PreferenceOutsideGroup => made(
+                format!("`{first}` comes before any user-agent line, so it applies to no crawler"),
+                Some("put it after the user-agent lines it is for, e.g. `User-agent: *`".into()),
+            ),
+            Code::InvalidContentSignal => made(
+                format!("Content-Signal {text} is ignored: only search, ai-input and ai-train with yes or no count"),
+                Some("write e.g. `Content-Signal: search=yes, ai-train=no`".into()),
+            ),
             // Found by `Robots::lint`, which writes its own words; never kept.
-            Code::ShadowedRule | Code::GroupWithoutRules => {
+            Code::ShadowedRule | Code::GroupWithoutRules | Code::EmbargoOnlyGroup => {
                 fixed(finding.code.description(), None)
             }
         }

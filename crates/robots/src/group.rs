@@ -115,8 +115,8 @@ impl<'r> AgentGroups<'r> {
     }
 
     /// The records that stand in the merged groups, in file order: what the file tells
-    /// this agent beyond rules, such as `Visit-time` or `Content-Signal`, which the crate
-    /// does not interpret. None when no group applies. A record before the first
+    /// this agent beyond rules, such as `Visit-time`, which the crate does not interpret,
+    /// or `Content-Signal`, which [`Robots::content_signal`] reads. None when no group applies. A record before the first
     /// user-agent line stands in no group (RFC 9309 §2.2.4 lets other records stand
     /// anywhere), so it is not among them: [`Robots::records`] lists every record.
     ///

@@ -21,6 +21,11 @@
 //!   [`Robots::sitemaps`] and [`Robots::records`] the other lines;
 //!   [`Robots::diagnostics`] and [`Robots::lint`] what is wrong with the file;
 //!   [`Tokens`] the raw `key: value` lines.
+//! - [`Robots::content_usage`] gives the AI usage preferences ([`ContentUsage`],
+//!   [`Preferences`]) of the agent's Content-Usage rule for a URL, and
+//!   [`Robots::content_signal`] its groups' Content-Signal ([`ContentSignal`]);
+//!   [`Preferences::from_header_lines`] reads the `Content-Usage` HTTP header, and
+//!   [`Preferences::combine`] combines it with robots.txt.
 //!
 //! ```
 //! use robots::{Agent, EmbargoPeriod, Robots};
@@ -220,12 +225,56 @@
 //!
 //! # Archive-Embargo (RFC 9309 profile, agents that honour it)
 //! - `Archive-Embargo: w | m | q` gives the group 7, 31 or 90 days; other values are
-//!   ignored and reported; of several valid values in the merged groups the longest holds.
+//!   ignored and reported, and an ignored line is no rule, so it does not end the
+//!   group's user-agent lines; of several valid values in the merged groups the longest
+//!   holds.
 //! - `Embargo-Allow` acts exactly as `Allow` (and wins ties against `Disallow`) when the
 //!   agent honours embargoes and the merged groups have a valid Archive-Embargo; it is
 //!   ignored otherwise. Both lines are rules, so they end a group's user-agent lines.
+//!   Lint warns of a group holding only embargo lines ([`Code::EmbargoOnlyGroup`]): its
+//!   crawlers lose every `*` rule.
 //! - An allowed verdict for an honouring agent carries the embargo ([`Verdict::embargo`]);
 //!   its [`Embargo::end`] computes when publication may start.
+//!
+//! # AI usage preferences (RFC 9309 profile)
+//! - `Content-Usage: [path SP] preference` (draft-ietf-aipref-attach-05 §3) is a rule of
+//!   its group, so it ends the group's user-agent lines; its groups are chosen as for
+//!   Allow and Disallow (a group naming the agent replaces `*`, matching groups merge).
+//!   A value starting with `/` has a path, ending at the first SP or HTAB (§3.2); any
+//!   other value is all preference and matches every path with length 0; `#` ends the
+//!   value.
+//! - Paths match as Allow patterns (`*`, `$`, percent-encoding, length in octets, §3.1).
+//!   The single longest matching rule applies; rules of that length combine per category,
+//!   `n` winning (vocab-07 §5.1). A URL the agent may not crawl gets none (§3.1).
+//! - The preference is an RFC 9651 Dictionary (vocab-07 §6.5): unknown keys and
+//!   parameters are ignored, the last duplicate wins, only the Tokens `y` and `n` count.
+//!   A value that fails as a Dictionary (an uppercase key, a trailing comma, spaces
+//!   around `=`) still matches, with every category unknown. vocab-07 defines
+//!   [`Category::TrainAi`] and [`Category::Search`], with no hierarchy.
+//! - `Content-Signal: search=yes, ai-input=yes, ai-train=no` (contentsignals.org) is a
+//!   record of its group (it does not end the user-agent lines); the three keys with
+//!   `yes` or `no` count, other keys and values are ignored and reported.
+//! - Lines of either kind before any user-agent line apply to no crawler. What the
+//!   drafts leave open, and what was chosen, is in `docs/decisions.md`.
+//!
+//! ```
+//! use robots::{Agent, Category, Preferences, Robots, Usage};
+//! let robots = Robots::parse(b"\
+//! User-agent: *
+//! Disallow: /private/
+//! Content-Usage: train-ai=n
+//! Content-Usage: /blog/ train-ai=y, search=y
+//! ");
+//! let bot = Agent::new("ExampleBot").unwrap();
+//! let usage = robots.content_usage(&bot, "https://example.com/blog/post").unwrap();
+//! assert_eq!(usage.preferences().get(Category::TrainAi), Some(Usage::Allowed));
+//! assert_eq!(usage.line(), 4);
+//! assert!(robots.content_usage(&bot, "/private/x").is_none());
+//!
+//! // The HTTP header combines with robots.txt, most restrictive per category.
+//! let header = Preferences::from_header_lines(["search=n"]);
+//! assert_eq!(usage.preferences().combine(header).to_string(), "train-ai=y, search=n");
+//! ```
 //!
 //! # How the Google profile differs
 //! [`Profile::Google`] reproduces google/robotstxt verdict for verdict. Each difference
@@ -242,6 +291,7 @@
 //! | `/robots.txt` | always allowed | matched like any path |
 //! | `Allow: /d/index.html` | allows `/d/index.html…` | also allows `/d/` exactly |
 //! | Archive-Embargo, Embargo-Allow | rules | unknown records |
+//! | Content-Usage, Content-Signal | a rule and a record, read by [`Robots::content_usage`] and [`Robots::content_signal`] | unknown records (both give `None`) |
 //! | `;` in a URL's userinfo (`https://u;x@host/p`) | part of the userinfo: the path is `/p` | starts the path: `/;x@host/p` |
 //! | NUL in a URL's path (`/a\0b`) | a control octet: the path is `/a%00b` | ends the path: `/a` |
 
@@ -262,10 +312,11 @@ mod octets;
 mod simd;
 mod user_agent;
 // The vocabulary of robots.txt: profiles, lines and directives, normalised paths and
-// patterns, crawlers, embargoes and verdicts.
+// patterns, crawlers, embargoes, verdicts and AI usage preferences.
 mod across_query;
 mod advice;
 mod agent;
+mod aipref;
 mod availability;
 mod behaviour;
 mod directive;
@@ -283,16 +334,18 @@ mod finding;
 mod group;
 mod parse;
 mod select;
-// The answers: verdicts, explanations, lint, raw lines.
+// The answers: verdicts, explanations, lint, AI usage preferences, raw lines.
 mod check;
 #[cfg(test)]
 mod differences;
 mod explain;
 mod lint;
+mod preferences;
 mod rule_index;
 mod tokens;
 
 pub use agent::Agent;
+pub use aipref::{Category, MalformedDictionary, Preferences, SignalKey, Signals, Usage};
 pub use availability::Availability;
 pub use behaviour::Profile;
 pub use diagnostic::{Code, Diagnostic, Severity};
@@ -303,6 +356,7 @@ pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
+pub use preferences::{ContentSignal, ContentUsage};
 pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use rule_index::RuleIndex;
 pub use select::Selection;

@@ -4,9 +4,9 @@
 use std::ops::Range;
 
 use crate::check::{merge, Candidate};
-use crate::url::match_path;
 use crate::normalize::PathBufs;
 use crate::robots::{GroupData, RuleLine, Span};
+use crate::url::match_path;
 use crate::{Agent, Robots, Verdict};
 
 /// A file's rules, indexed for checking many URLs: [`RuleIndex::check_bytes`] gives the

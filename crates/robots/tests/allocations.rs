@@ -84,3 +84,23 @@ fn checks_allocate_nothing_on_the_corpus() {
     assert_eq!(queries.len(), 2 * 160_160);
     assert_eq!(allocations(&queries), 0);
 }
+
+/// Content-Usage and Content-Signal lines (kept as records) leave checks as they were:
+/// no allocation. `Robots::content_usage` may allocate, and says so.
+#[test]
+fn checks_of_files_with_ai_preferences_allocate_nothing() {
+    let file = "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y\n\
+                Content-Signal: search=yes, ai-train=no\nDisallow: /private/\n\n\
+                User-agent: a\nContent-Usage: /*.pdf$ search=n\nAllow: /\n";
+    let robots = Robots::parse(file.as_bytes());
+    let mut queries = Vec::new();
+    for name in ["a", "b"] {
+        for url in ["/blog/x", "/private/y", "/doc.pdf", "/"] {
+            queries.push((&robots, Agent::new(name).unwrap(), url.to_owned()));
+        }
+    }
+    assert_eq!(allocations(&queries), 0);
+    // And the lookups answer on the same file.
+    let bot = Agent::new("b").unwrap();
+    assert_eq!(robots.content_usage(&bot, "/blog/x").unwrap().line(), 3);
+}

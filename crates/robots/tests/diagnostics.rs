@@ -139,6 +139,51 @@ const CASES: &[(Code, &[u8], &[u8])] = &[
         b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nCrawl-delay: 5\n",
         b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nCrawl-delay: 5\nDisallow: /private/\n",
     ),
+    // The Archive-Embargo draft: a group of embargo lines alone frees its crawlers from `*`.
+    (
+        Code::EmbargoOnlyGroup,
+        b"User-agent: *\nDisallow: /private/\n\nUser-agent: ia_archiver\nArchive-Embargo: m\nEmbargo-Allow: /news/\n",
+        b"User-agent: *\nDisallow: /private/\n\nUser-agent: ia_archiver\nArchive-Embargo: m\nEmbargo-Allow: /news/\nDisallow: /private/\n",
+    ),
+    // vocab-07 §6.5.1 / RFC 9651 §4.2.2: a trailing comma fails the Dictionary.
+    (
+        Code::MalformedContentUsage,
+        b"User-agent: *\nContent-Usage: train-ai=n,\n",
+        b"User-agent: *\nContent-Usage: train-ai=n\n",
+    ),
+    // vocab-07 §6.5.1: "keys include uppercase characters".
+    (
+        Code::UppercaseUsageKey,
+        b"User-agent: *\nContent-Usage: /docs/ Train-AI=n\n",
+        b"User-agent: *\nContent-Usage: /docs/ train-ai=n\n",
+    ),
+    // vocab-07 §6.1 defines train-ai and search; §6.4 ignores other labels.
+    (
+        Code::UnknownUsageCategory,
+        b"User-agent: *\nContent-Usage: ai-train=n\n",
+        b"User-agent: *\nContent-Usage: train-ai=n\n",
+    ),
+    (
+        Code::PreferenceOutsideGroup,
+        b"Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n",
+        b"User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n",
+    ),
+    (
+        Code::PreferenceOutsideGroup,
+        b"Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n",
+        b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n",
+    ),
+    // contentsignals.org: the values are yes and no.
+    (
+        Code::InvalidContentSignal,
+        b"User-agent: *\nContent-Signal: search=yes, ai-train=n\nAllow: /\n",
+        b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n",
+    ),
+    (
+        Code::InvalidContentSignal,
+        b"User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n",
+        b"User-agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n",
+    ),
     (
         Code::LooksLikeHtml,
         b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",

@@ -98,6 +98,7 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
         "Archive-Embargo",
         "Embargo-Allow",
         "Content-Signal",
+        "Content-Usage",
         "#",
         "",
     ];
@@ -282,6 +283,18 @@ proptest! {
                 }
                 let chosen = robots.group_for(&agent);
                 let _ = (chosen.crawl_delay(), chosen.request_rate(), chosen.embargo());
+                // attach-05 §3.1: a disallowed URL has no preferences; what a rule gives
+                // names a line of the file.
+                let usage = robots.content_usage_bytes(&agent, &url);
+                if !v.allowed() {
+                    prop_assert!(usage.is_none());
+                }
+                if let Some(u) = usage {
+                    prop_assert!(u.line() >= 1 && u.line() <= lines);
+                }
+                if let Some(s) = robots.content_signal(&agent) {
+                    prop_assert!(s.line() >= 1 && s.line() <= lines);
+                }
             }
             for d in robots.diagnostics() {
                 prop_assert!(d.span.end <= body.len() && d.span.start <= d.span.end);

@@ -11,6 +11,7 @@ pub use robots_present::VerdictJson;
 use unicode_width::UnicodeWidthStr;
 
 use crate::input::{self, AgentsArgs, ReadingArgs};
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 
@@ -38,7 +39,8 @@ as a host and then a path (`example.com/a` is `/a`; `private` and `index.html` a
 and a note on standard error says which path was checked.
 
 With --format json, each URL gives one line with \"url\", \"allowed\", \"line\", \"rule\",
-\"pattern\", \"embargo_days\" and \"reason\", in that order; with several --agent, one
+\"pattern\", \"embargo_days\", \"reason\", \"content_usage\", \"content_usage_line\",
+\"content_signal\" and \"content_signal_line\", in that order; with several --agent, one
 line per URL and agent, with \"agent\" (the name given, or a User-Agent header's
 product token in the rfc9309 profile) first, before \"url\". \"line\", \"rule\" (allow,
 disallow, embargo-allow) and \"pattern\" name the rule that decided, and \"embargo_days\"
@@ -51,6 +53,16 @@ disallow of the same length matched; the allow won), and with --profile google
 empty-disallow: there an empty `Disallow:` matches every path with length 0 and never
 disallows, so when nothing else matches it is named as the deciding rule, \"allowed\"
 is true, and text output says \"empty Disallow: disallows nothing\".
+
+The AI usage preferences follow (RFC 9309 profile; draft-ietf-aipref-attach-05 §3):
+\"content_usage\" is the agent's Content-Usage rule for the URL, an object of category
+to \"y\" or \"n\" holding only the categories stated (`{}` when a rule applies but
+states nothing, as one that is not a valid Dictionary), null when no rule applies or
+the URL is disallowed; \"content_usage_line\" the deciding line (for rules of the same
+length combined, the first of them); \"content_signal\" the Content-Signal of the
+agent's groups, key to \"yes\" or \"no\", null when there is none; and
+\"content_signal_line\" its line. Text output adds them after the verdict:
+`[content-usage: train-ai=n (line 4)]  [content-signal: search=yes (line 2)]`.
 
 With --expect allowed (or disallowed), every verdict is printed as without it, and
 the command fails when a URL's verdict is not the one expected: a test a site can run
@@ -147,7 +159,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 unexpected.push((agent, printable(&url.text).into_owned()));
             }
             let line = Line::of(args.format, &url.text, &verdict, &patterns, style);
-            writeln!(out, "{}", line.naming(column.as_ref(), agent))?;
+            let preferences = PreferencesJson::of(&robots, agent, &url.bytes);
+            writeln!(
+                out,
+                "{}",
+                line.with_preferences(preferences, column.as_ref(), agent, style)
+            )?;
         }
         Ok(())
     };
@@ -262,6 +279,44 @@ impl<'a> Line<'a> {
             }
         }
     }
+}
+
+impl Line<'_> {
+    /// [`Line::naming`] with the AI usage preferences after the verdict: four JSON fields
+    /// after the verdict's, or text after the rest of the line.
+    pub fn with_preferences(
+        self,
+        preferences: PreferencesJson,
+        column: Option<&AgentColumn>,
+        agent: &Agent,
+        style: Style,
+    ) -> String {
+        match self {
+            Line::Json(verdict) => serde_json::to_string(&CheckJson {
+                agent: column.map(|_| agent.name()),
+                verdict,
+                preferences,
+            })
+            .expect("a verdict always serialises"),
+            Line::Text { word, rest } => Line::Text {
+                word,
+                rest: rest + &preferences.after_verdict(style),
+            }
+            .naming(column, agent),
+        }
+    }
+}
+
+/// A check's line of JSON: the agent first when there are several, the verdict's fields,
+/// then the preferences'.
+#[derive(serde::Serialize)]
+struct CheckJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
+    #[serde(flatten)]
+    verdict: VerdictJson<'a>,
+    #[serde(flatten)]
+    preferences: PreferencesJson,
 }
 
 /// A verdict as a line of JSON with several agents: the agent first, then the verdict's

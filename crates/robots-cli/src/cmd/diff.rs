@@ -12,6 +12,7 @@ use robots::{Robots, Verdict};
 
 use crate::cmd::check::{rule_text, verdict_as_json, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
 use crate::written::Patterns;
 
@@ -30,12 +31,16 @@ Examples:
   robots diff --agent ExampleBot old.txt new.txt /news/today /private/x
   robots diff --agent ExampleArchiver --embargo --format json old.txt new.txt < urls.txt
 
+A URL also counts as changed when its AI usage preferences do (its Content-Usage
+preferences or the agent's Content-Signal, draft-ietf-aipref-attach-05 §3): text output
+then shows them after each verdict, `[no preferences]` for none.
+
 With --format json, each change gives one line with \"agent\", \"url\", \"old\" and
 \"new\", in that order; \"old\" and \"new\" are verdicts as `robots check --format json`
-writes them, fields in the same order (a pattern's octets that are not UTF-8 as
+writes them, preferences included, fields in the same order (a pattern's octets that are not UTF-8 as
 `\\xE9`). Paths taken from rules keep such octets, so they are paths the rules match.
 
-Exit status: 1 when any verdict changed, 0 when none did, 2 on a usage error.")]
+Exit status: 1 when any verdict (or preference) changed, 0 when none did, 2 on a\nusage error.")]
 pub struct Args {
     /// A crawler to compare for (repeat for several).
     #[arg(
@@ -108,16 +113,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // check tries the rules that path can match, where `Robots::check` scans them all,
     // which made a diff quadratic in the rules (11.7 s at the 500 KiB parse limit).
     let (old_index, new_index) = (old.index(), new.index());
+    // Most files state no preferences: then none are compared, and the diff costs what
+    // the verdicts cost.
+    let with_preferences = [&old, &new].iter().any(|r| states_preferences(r));
     for agent in &agents {
         for input::Url { bytes, text: url } in &urls {
             let (before, after) = (
                 old_index.check_bytes(agent, bytes),
                 new_index.check_bytes(agent, bytes),
             );
-            if same(&before, &after) {
+            let preferences_changed = with_preferences
+                && preferences(&old, agent, bytes) != preferences(&new, agent, bytes);
+            if same(&before, &after) && !preferences_changed {
                 continue;
             }
             changed += 1;
+            let (old_prefs, new_prefs) = if with_preferences {
+                (
+                    PreferencesJson::of(&old, agent, bytes),
+                    PreferencesJson::of(&new, agent, bytes),
+                )
+            } else {
+                (PreferencesJson::NONE, PreferencesJson::NONE)
+            };
             match args.format {
                 Format::Json => writeln!(
                     out,
@@ -125,19 +143,42 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     serde_json::to_string(&ChangeJson {
                         agent: agent.name(),
                         url,
-                        old: verdict_as_json(url, &before, &old_patterns),
-                        new: verdict_as_json(url, &after, &new_patterns),
+                        old: SideJson {
+                            verdict: verdict_as_json(url, &before, &old_patterns),
+                            preferences: old_prefs,
+                        },
+                        new: SideJson {
+                            verdict: verdict_as_json(url, &after, &new_patterns),
+                            preferences: new_prefs,
+                        },
                     })?
                 )?,
-                Format::Text => writeln!(
-                    out,
-                    "{}  {}  {}  {} -> {}",
-                    style.yellow("CHANGED"),
-                    printable(agent.name()),
-                    printable(url),
-                    describe(&before, &old_patterns, style),
-                    describe(&after, &new_patterns, style)
-                )?,
+                Format::Text => {
+                    // Preferences are shown when they changed, beside each verdict.
+                    let shown = |p: &PreferencesJson| {
+                        if !preferences_changed {
+                            String::new()
+                        } else {
+                            let text = p.after_verdict(style);
+                            if text.is_empty() {
+                                "  [no preferences]".to_owned()
+                            } else {
+                                text
+                            }
+                        }
+                    };
+                    writeln!(
+                        out,
+                        "{}  {}  {}  {}{} -> {}{}",
+                        style.yellow("CHANGED"),
+                        printable(agent.name()),
+                        printable(url),
+                        describe(&before, &old_patterns, style),
+                        shown(&old_prefs),
+                        describe(&after, &new_patterns, style),
+                        shown(&new_prefs)
+                    )?
+                }
             }
         }
     }
@@ -159,6 +200,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
+/// Whether a file has any Content-Usage or Content-Signal line the engine reads.
+fn states_preferences(robots: &Robots) -> bool {
+    robots.records().any(|r| {
+        matches!(
+            r.directive(),
+            robots::Directive::ContentUsage | robots::Directive::ContentSignal
+        )
+    })
+}
+
+/// What a file tells `agent` of a URL's content: its Content-Usage preferences and its
+/// groups' Content-Signal, lines aside (moving a line changes nothing a crawler reads).
+fn preferences(
+    robots: &Robots,
+    agent: &robots::Agent,
+    url: &[u8],
+) -> (Option<robots::Preferences>, Option<robots::Signals>) {
+    (
+        robots
+            .content_usage_bytes(agent, url)
+            .map(|u| u.preferences()),
+        robots.content_signal(agent).map(|s| s.signals()),
+    )
+}
+
 /// Whether two verdicts say the same: allowed, and the same embargo.
 fn same(a: &Verdict<'_>, b: &Verdict<'_>) -> bool {
     a.allowed() == b.allowed() && a.embargo() == b.embargo()
@@ -170,8 +236,18 @@ fn same(a: &Verdict<'_>, b: &Verdict<'_>) -> bool {
 struct ChangeJson<'a> {
     agent: &'a str,
     url: &'a str,
-    old: VerdictJson<'a>,
-    new: VerdictJson<'a>,
+    old: SideJson<'a>,
+    new: SideJson<'a>,
+}
+
+/// One side of a change: the verdict and the AI usage preferences, as `robots check
+/// --format json` writes them.
+#[derive(serde::Serialize)]
+struct SideJson<'a> {
+    #[serde(flatten)]
+    verdict: VerdictJson<'a>,
+    #[serde(flatten)]
+    preferences: PreferencesJson,
 }
 
 fn describe(v: &Verdict<'_>, patterns: &Patterns, style: Style) -> String {
@@ -199,6 +275,26 @@ fn rule_paths(files: &[(&Robots, &Patterns)]) -> Vec<input::Url> {
     // some 60,000 paths, and a scan per path took tens of seconds.
     let mut seen: HashSet<Vec<u8>> = paths.iter().cloned().collect();
     for (robots, patterns) in files {
+        // Content-Usage paths (attach-05 §3), as written: a changed preference is found
+        // where its rule applies.
+        let usage_paths = robots
+            .records()
+            .filter(|r| r.directive() == robots::Directive::ContentUsage)
+            .filter_map(|r| {
+                let value = r.value();
+                value.starts_with('/').then(|| {
+                    let end = value.find([' ', '\t']).unwrap_or(value.len());
+                    value[..end]
+                        .trim_end_matches('$')
+                        .replace('*', "")
+                        .into_bytes()
+                })
+            });
+        for path in usage_paths.collect::<Vec<_>>() {
+            if seen.insert(path.clone()) {
+                paths.push(path);
+            }
+        }
         for group in robots.groups() {
             for rule in group.rules() {
                 let written = patterns.bytes(rule);

@@ -9,6 +9,7 @@ use anyhow::Result;
 use robots::{escaped, Agent, EmbargoAllowUse, Explanation, Profile, Robots, RuleKind, Selection};
 
 use crate::input::{self, EngineArgs};
+use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::snippet::Source;
 use crate::style::{printable, ColorChoice, Style};
 use crate::written::Patterns;
@@ -29,7 +30,9 @@ none; \"groups\", \"lines\", \"explanation\", \"global_set_aside\": the lines of
 groups a group naming the agent sets aside), \"matches\" (each matching rule's \"line\",
 \"rule\", \"pattern\", \"length\" and \"counted\"), \"embargo_allow\", \"allowed\",
 \"decided_by\" (a rule, or null), \"reason\" and \"reason_text\" (as `robots check`
-says why) and \"embargo_days\", in that order. A pattern's octets that are not UTF-8
+says why), \"embargo_days\", and the AI usage preferences as `robots check` gives
+them (\"content_usage\", \"content_usage_line\", \"content_signal\",
+\"content_signal_line\"), in that order. Text output shows them after the verdict. A pattern's octets that are not UTF-8
 are written `\\xE9`, in text and JSON, as a URL's are.
 
 A URL that is not UTF-8 is explained as the bytes it is, as `robots check` checks it,
@@ -64,6 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let explanation = robots.explain_bytes(&agent, &url.bytes);
     let shown = Shown {
         url: &url.text,
+        bytes: &url.bytes,
         // The engine's path is text; the Google profile matches a URL's octets as given.
         path: escaped(&robots.rule_path(&url.bytes)).into_owned(),
         patterns: Patterns::new(&file.bytes, robots.options()),
@@ -102,6 +106,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// UTF-8 as `\xE9`.
 struct Shown<'a> {
     url: &'a str,
+    bytes: &'a [u8],
     path: String,
     patterns: Patterns,
 }
@@ -235,6 +240,24 @@ fn as_text(
         "verdict",
         format!("{word}{by}: {}{embargo}", v.reason().describe()),
     ));
+    let preferences = PreferencesJson::of(robots, agent, shown.bytes);
+    if let Some(text) = preferences.usage_text() {
+        rows.push(("content-usage", text));
+    } else if robots
+        .records()
+        .any(|r| r.directive() == robots::Directive::ContentUsage)
+    {
+        // Said only of a file with Content-Usage rules, where the reader looks for one.
+        let why = if v.allowed() {
+            "none (no Content-Usage rule matched)"
+        } else {
+            "none (a disallowed URL has no preferences, attach-05 §3.1)"
+        };
+        rows.push(("content-usage", why.to_owned()));
+    }
+    if let Some(text) = preferences.signal_text() {
+        rows.push(("content-signal", text));
+    }
     // Values in one column, after the longest label shown.
     let label_width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
     let mut out = String::new();
@@ -326,6 +349,8 @@ struct ExplanationJson<'a> {
     reason: &'static str,
     reason_text: &'static str,
     embargo_days: Option<u32>,
+    #[serde(flatten)]
+    preferences: PreferencesJson,
 }
 
 fn as_json<'a>(
@@ -364,5 +389,6 @@ fn as_json<'a>(
         reason: v.reason().name(),
         reason_text: v.reason().describe(),
         embargo_days: v.embargo().map(|e| e.period().days()),
+        preferences: PreferencesJson::of(robots, agent, shown.bytes),
     }
 }

@@ -11,6 +11,7 @@ use crate::parse::sites_of;
 use crate::robots::{RuleLine, Site};
 use crate::{Robots, RuleKind};
 
+mod embargo_only;
 mod ruleless;
 
 impl Robots {
@@ -55,7 +56,9 @@ impl Robots {
             }
         }
         let ruleless = self.ruleless_agents();
+        let embargo_only = self.embargo_only_groups();
         let mut lines: Vec<u32> = shadowed.iter().map(|(rule, _)| rule.line).collect();
+        lines.extend(&embargo_only);
         lines.extend(ruleless.iter().map(|(agents, _)| agents[0].line));
         // A winner whose value is not UTF-8 is quoted from the source, as written.
         lines.extend(
@@ -92,6 +95,11 @@ impl Robots {
             ruleless
                 .into_iter()
                 .map(|(agents, star)| self.ruleless(&agents, star, site(agents[0].line))),
+        );
+        all.extend(
+            embargo_only
+                .into_iter()
+                .map(|line| self.embargo_only(line, site(line))),
         );
         all.sort_by_key(|d| (d.line, d.column));
         all

@@ -460,6 +460,7 @@ impl Parser {
             Directive::Disallow => self.rule(&at, RuleKind::Disallow),
             Directive::EmbargoAllow => self.rule(&at, RuleKind::EmbargoAllow),
             Directive::ArchiveEmbargo => self.archive_embargo(&at),
+            Directive::ContentUsage => self.content_usage(&at),
             _ => self.record(&at, directive),
         }
     }

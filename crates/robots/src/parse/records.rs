@@ -4,6 +4,9 @@
 use std::time::Duration;
 
 use super::{span_from, Parser, Place};
+use crate::aipref::{
+    parse_dictionary, split_usage, Category, MalformedDictionary, SignalIssue, Signals,
+};
 use crate::behaviour::Behaviour;
 use crate::diagnostic::Code;
 use crate::directive::{classify, Directive, Spelling};
@@ -28,6 +31,76 @@ const KNOWN_EXTENSIONS: [&str; 6] = [
 const INDEXING_RULES: [&str; 3] = ["noindex", "nofollow", "noarchive"];
 
 impl Parser {
+    /// A Content-Usage line: a rule of its group (attach-05 §3 adds it to RFC 9309's
+    /// `rule`), so it ends the group's user-agent lines; kept as a record, which
+    /// `Robots::content_usage` reads. Before any user-agent line it applies to no one.
+    pub(super) fn content_usage(&mut self, at: &Place<'_>) {
+        if self.current_group().is_some() {
+            self.closed = true;
+        }
+        self.record(at, Directive::ContentUsage);
+    }
+
+    /// Reports what a Content-Usage preference loses: a Dictionary that fails (an
+    /// uppercase key apart, as vocab-07 §6.5.1 names it), and keys vocab-07 does not define.
+    fn usage_diagnostics(&mut self, at: &Place<'_>) {
+        let (_, preference) = split_usage(at.kv.value);
+        let at_pref = at.kv.value.len() - preference.len();
+        let mut unknown = Vec::new();
+        let parsed = parse_dictionary(preference, |key, _| {
+            if Category::of_label(key).is_none() {
+                unknown.push(key.to_vec());
+            }
+        });
+        let span = at.value_span();
+        match parsed {
+            Err(why) => {
+                let code = match why {
+                    MalformedDictionary::UppercaseKey => Code::UppercaseUsageKey,
+                    _ => Code::MalformedContentUsage,
+                };
+                let quote = Quote::text(self.push_quote(preference));
+                self.report(code, at.line, at.kv.value_at + at_pref, span, quote);
+            }
+            Ok(()) => {
+                unknown.sort();
+                unknown.dedup();
+                for key in unknown {
+                    let quote = Quote::text(self.push_quote(&key));
+                    self.report(
+                        Code::UnknownUsageCategory,
+                        at.line,
+                        at.kv.value_at + at_pref,
+                        span.clone(),
+                        quote,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reports Content-Signal keys and values that do not count.
+    fn signal_diagnostics(&mut self, at: &Place<'_>) {
+        let text = String::from_utf8_lossy(at.kv.value).into_owned();
+        let mut issues = Vec::new();
+        Signals::parse_noting(&text, |issue| {
+            issues.push(match issue {
+                SignalIssue::UnknownKey(key) => format!("key `{key}`"),
+                SignalIssue::BadValue(key, value) => format!("`{key}={value}`"),
+            })
+        });
+        for issue in issues {
+            let quote = Quote::text(self.push_quote(issue.as_bytes()));
+            self.report(
+                Code::InvalidContentSignal,
+                at.line,
+                at.kv.value_at,
+                at.value_span(),
+                quote,
+            );
+        }
+    }
+
     /// The pacing of group `g`, made on first use.
     fn pacing(&mut self, g: u32) -> &mut Pacing {
         let robots = &mut self.robots;
@@ -47,6 +120,26 @@ impl Parser {
             .records
             .push(RecordLine::new(directive, key, value, at.line, group));
         let quote = self.quote_stored(at.kv.value, value, 0);
+        if matches!(
+            directive,
+            Directive::ContentUsage | Directive::ContentSignal
+        ) {
+            if group.is_none() {
+                let quote = self.quote_key_value(&at.kv);
+                self.report(
+                    Code::PreferenceOutsideGroup,
+                    at.line,
+                    at.kv.key_at,
+                    at.key_span(),
+                    quote,
+                );
+            }
+            match directive {
+                Directive::ContentUsage => self.usage_diagnostics(at),
+                _ => self.signal_diagnostics(at),
+            }
+            return;
+        }
         match directive {
             Directive::CrawlDelay => match parse_delay(self.robots.str(value)) {
                 Some(delay) => {

@@ -219,9 +219,9 @@ impl Parser {
     }
 
     pub(super) fn archive_embargo(&mut self, at: &Place<'_>) {
-        let Some(group) = self.group_for_rule(at) else {
-            return;
-        };
+        // An unsupported value makes the rule ignored (the Archive-Embargo draft's latest
+        // text), so it is not read as a rule at all: it does not end a list of
+        // user-agent lines.
         let Some(period) = EmbargoPeriod::parse(at.kv.value) else {
             let value = self.push_quote(at.kv.value);
             self.report(
@@ -231,6 +231,9 @@ impl Parser {
                 at.value_span(),
                 Quote::text(value),
             );
+            return;
+        };
+        let Some(group) = self.group_for_rule(at) else {
             return;
         };
         let slot = &mut self.robots.groups[group].embargo;
