@@ -14,7 +14,7 @@ use crate::url::is_robots_txt;
 use crate::Error;
 
 /// How much older than a capture a readable robots.txt capture may be and still stand in
-/// for an unreachable (5xx) one: DESIGN.md's fetcher keeps its cached copy for the first
+/// for an unreachable (5xx) one: docs/design.md's fetcher keeps its cached copy for the first
 /// 30 days of an outage (RFC 9309 §2.3.1.4), and an outage that began after the copy was
 /// read is shorter than that while the copy is younger; past it, which rules the crawler
 /// had is unknown, so the capture stays disallowed.

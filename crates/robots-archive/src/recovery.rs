@@ -1,7 +1,7 @@
 //! Recovery of what earlier releases published, read back from the public WARC files,
 //! so that an index rebuilt (or restored from a backup) never publishes anything twice.
 //!
-//! DESIGN: the public files are the record of publication. They are what the world has
+//! docs/design.md: the public files are the record of publication. They are what the world has
 //! seen, they outlive any index, and each of their records names the capture it stands
 //! for: a released record is a byte-for-byte copy of the stored one (its target URI,
 //! WARC-Date, WARC-Record-ID and payload), a tombstone names its capture by

@@ -68,7 +68,7 @@ fn withheld_records_answer_451_or_403_with_a_tombstone() {
         r.header("Content-Type"),
         Some("application/json".as_bytes())
     );
-    // DESIGN.md, archive: a tombstone holds the URL, capture time, response headers,
+    // docs/design.md, archive: a tombstone holds the URL, capture time, response headers,
     // payload digest and release date, and no body.
     assert!(!String::from_utf8_lossy(&r.body).contains("FIRST-A"));
     let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();

@@ -1,5 +1,5 @@
 //! A robots.txt that answered 5xx: the copy the crawler read before stands in for it
-//! (DESIGN.md's fetch table, RFC 9309 §2.3.1.4 and §2.4) for up to 30 days; without such
+//! (docs/design.md's fetch table, RFC 9309 §2.3.1.4 and §2.4) for up to 30 days; without such
 //! a copy the capture is disallowed.
 
 mod common;

@@ -672,7 +672,7 @@ fn googles_empty_disallow_is_said_to_disallow_nothing() {
     );
 }
 
-/// DESIGN.md, parsing: a crawler's own token outside RFC 9309's `[A-Za-z_-]` gets a
+/// docs/design.md, parsing: a crawler's own token outside RFC 9309's `[A-Za-z_-]` gets a
 /// diagnostic, not a refusal; it still matches the group that names it exactly.
 #[test]
 fn an_agent_outside_rfc9309_tokens_is_warned_about_and_still_matched() {

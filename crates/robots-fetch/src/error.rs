@@ -43,7 +43,7 @@ pub enum Error {
     /// [`Fetcher::decide`](crate::Fetcher::decide) was asked about an agent that honours
     /// Archive-Embargo by a fetcher reading robots.txt with [`robots::Profile::Google`],
     /// which describes Googlebot and knows no embargo: its embargo lines are unknown
-    /// records, so the agent would silently get no embargo (DESIGN.md, Archive-Embargo).
+    /// records, so the agent would silently get no embargo (docs/design.md, Archive-Embargo).
     #[error("the Google profile knows no Archive-Embargo, so `{agent}` cannot honour one: use Profile::Rfc9309 to honour embargoes, or an agent that does not honour them")]
     EmbargoWithGoogleProfile {
         /// The agent's name as given.

@@ -64,7 +64,7 @@ impl Fetcher {
     ///
     /// An agent that honours Archive-Embargo is refused, before any request, when the
     /// fetcher reads robots.txt with [`Profile::Google`]: that profile knows no embargo
-    /// (DESIGN.md), and the agent would otherwise get none without a word.
+    /// (docs/design.md), and the agent would otherwise get none without a word.
     ///
     /// # Errors
     ///

@@ -1,6 +1,6 @@
 //! An agent that honours Archive-Embargo and the profile the fetcher reads with: the RFC
 //! 9309 profile gives it the embargo, the Google profile (Googlebot's reading, which
-//! knows no embargo) refuses it rather than answering without one (DESIGN.md).
+//! knows no embargo) refuses it rather than answering without one (docs/design.md).
 
 mod common;
 

@@ -111,7 +111,7 @@ impl Tester {
 
     /// The verdict for each URL (or path) for the agent called `agent`, as JSON. An
     /// agent honouring embargoes (`embargo`) is refused under the Google profile, which
-    /// knows none (DESIGN.md): [`WebError::EmbargoNeedsRfc9309`].
+    /// knows none (docs/design.md): [`WebError::EmbargoNeedsRfc9309`].
     pub fn check(&self, agent: &str, embargo: bool, urls: &[String]) -> Result<String, WebError> {
         let named = NamedAgent::new(agent, self.robots.profile(), embargo)?;
         let verdicts = urls

@@ -13,7 +13,7 @@ pub enum Profile {
     /// It knows no Archive-Embargo: `Archive-Embargo` and `Embargo-Allow` are unknown
     /// records, and an agent's [embargo support](crate::Agent::honouring_embargo) is
     /// ignored by [`Robots::check`](crate::Robots::check) and refused by the fallible
-    /// entry points that take both (DESIGN.md: asking for it here is an error).
+    /// entry points that take both (docs/design.md: asking for it here is an error).
     Google,
 }
 

@@ -25,7 +25,7 @@ impl Robots {
     /// The Google profile ignores embargo support: it describes Googlebot, which knows no
     /// embargo, so its embargo lines are unknown records and an agent that
     /// [honours embargoes](Agent::honouring_embargo) gets the verdicts any agent gets,
-    /// with no [`Verdict::embargo`]. DESIGN.md calls asking for both an error; `check`
+    /// with no [`Verdict::embargo`]. docs/design.md calls asking for both an error; `check`
     /// is infallible and on every request's path, so it does not refuse, but the
     /// fallible entry points that meet both do: `robots-fetch`'s `Fetcher::decide`, the
     /// browser tester and the command line's `--embargo`.
@@ -151,7 +151,7 @@ impl Robots {
     }
 
     /// The merged groups' embargo, for an agent that honours embargoes: the longest
-    /// valid period among them (DESIGN.md, Archive-Embargo).
+    /// valid period among them (docs/design.md, Archive-Embargo).
     fn embargo_of(&self, agent: &Agent, chosen: &Chosen) -> Option<Embargo> {
         if !agent.honours_embargo() || self.behaviour.no_embargo {
             return None;

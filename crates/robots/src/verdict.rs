@@ -170,7 +170,7 @@ impl<'r> Verdict<'r> {
     /// The embargo on publishing what is fetched: set when the URL is allowed, the agent
     /// honours Archive-Embargo and its group has a valid `Archive-Embargo` (RFC 9309
     /// profile only: the Google profile knows no embargo). It gives the period and,
-    /// with [`Embargo::end`], the date publication may start (DESIGN.md: `v.embargo()`
+    /// with [`Embargo::end`], the date publication may start (docs/design.md: `v.embargo()`
     /// is an `Option<Embargo>`).
     ///
     /// ```

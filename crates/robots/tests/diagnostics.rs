@@ -456,7 +456,7 @@ fn a_url_alone_on_its_line_is_named_as_one() {
     );
 }
 
-/// DESIGN.md, parsing: rules before the first user-agent line are ignored and reported;
+/// docs/design.md, parsing: rules before the first user-agent line are ignored and reported;
 /// they join no group, not even the one that follows them.
 #[test]
 fn rules_before_the_first_user_agent_are_ignored_and_reported() {

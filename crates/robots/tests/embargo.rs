@@ -121,7 +121,7 @@ fn merged_groups_take_the_longest_embargo() {
     assert_eq!(robots.group_for(&plain("bot")).embargo(), None);
 }
 
-/// DESIGN.md: several valid values in the merged group, the longest applies and is
+/// docs/design.md: several valid values in the merged group, the longest applies and is
 /// reported; groups naming one crawler are merged (RFC 9309 §2.2.1), so values written
 /// in two of them conflict as two in one group do. Another crawler's value does not.
 #[test]
@@ -153,7 +153,7 @@ fn the_longest_embargo_counts_however_many_groups_are_merged() {
     assert_eq!(v.embargo(), Some(Embargo::new(EmbargoPeriod::Quarter)));
 }
 
-/// DESIGN.md: a verdict for an honouring agent carries the group's embargo whenever the
+/// docs/design.md: a verdict for an honouring agent carries the group's embargo whenever the
 /// URL is allowed, whichever rule allowed it: an Allow that wins a tie, the implicit
 /// allow of /robots.txt (RFC 9309 §2.2.2), an Embargo-Allow, or no rule at all.
 #[test]

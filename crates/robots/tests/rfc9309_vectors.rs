@@ -5,11 +5,11 @@ mod common;
 
 use robots::{Agent, Robots};
 
-/// Cases where that suite's reading and DESIGN.md part ways, with the reason.
+/// Cases where that suite's reading and docs/design.md part ways, with the reason.
 const DIFFERENT_BY_DESIGN: &[(&str, &str)] = &[(
     "groups.crawl_delay_closes",
     "the suite lets Crawl-delay end a group's user-agent lines; RFC 9309 §2.2.4 says \
-     other records must not interfere with groups, and DESIGN.md follows it",
+     other records must not interfere with groups, and docs/design.md follows it",
 )];
 
 #[test]

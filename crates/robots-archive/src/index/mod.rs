@@ -168,7 +168,7 @@ pub struct Revisit {
 }
 
 /// The first observation of a representation: the earliest capture of URL `?1` with
-/// payload digest `?2`. DESIGN: an embargo runs from when the content was first
+/// payload digest `?2`. docs/design.md: an embargo runs from when the content was first
 /// observed, so a page whose content changes is observed anew.
 const FIRST_OBSERVED: &str = "SELECT min(captured) FROM records WHERE url = ?1 AND digest = ?2";
 

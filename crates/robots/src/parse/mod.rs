@@ -540,7 +540,7 @@ impl Parser {
 
 impl Parser {
     /// Reports a group's Archive-Embargo whose period differs from that of an earlier
-    /// group merged with it for some crawler (RFC 9309 §2.2.1): DESIGN.md asks that
+    /// group merged with it for some crawler (RFC 9309 §2.2.1): docs/design.md asks that
     /// several valid values in the merged group be reported, with the longest, which
     /// applies. Conflicts within one group were reported line by line.
     fn merged_embargo_conflicts(&mut self) {
