@@ -963,3 +963,82 @@ fn export_writes_each_format_and_refuses_the_future_where_it_would_leak() {
 fn common_contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// A first ingest of damaged files only leaves no archive behind, so the corrected
+/// command, with another agent, is not refused; and the message says what happened.
+#[test]
+fn a_first_ingest_that_ingests_nothing_creates_no_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.warc");
+    std::fs::write(&junk, b"<html>not a warc</html>").unwrap();
+    let archive = dir.path().join("archive");
+    let a = archive.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        a,
+        "--agent",
+        "WrongBot",
+        junk.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("nothing was ingested, so no archive was created"),
+        "{said}"
+    );
+    assert!(!said.contains("others"), "{said}");
+    assert!(!archive.exists(), "the archive directory was left behind");
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let out = ingest(&archive, &warc);
+    assert!(out.status.success(), "{}", text(&out));
+
+    // Into a directory that was there before, only what the command made goes.
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::write(kept.join("notes.txt"), b"mine").unwrap();
+    let k = kept.to_str().unwrap();
+    let out = robots(&[
+        "archive",
+        "ingest",
+        k,
+        "--agent",
+        "WrongBot",
+        junk.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let left: Vec<_> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, ["notes.txt"]);
+}
+
+/// A WARC file given where the archive belongs is named as such, with the ingest that
+/// makes an archive of it into a directory of its own, not into one named after the file.
+#[test]
+fn a_warc_file_given_as_the_archive_is_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write_warc(&dir.path().join("crawl.warc.gz"), 1);
+    let w = warc.to_str().unwrap();
+    for sub in ["status", "serve", "release"] {
+        let out = robots(&["archive", sub, w]);
+        assert_eq!(out.status.code(), Some(2), "{sub}: {}", text(&out));
+        let said = text(&out);
+        assert!(
+            said.contains("is a WARC file, not an archive"),
+            "{sub}: {said}"
+        );
+        assert!(
+            said.contains(&format!(
+                "robots archive ingest my-archive --agent ExampleBot {w}"
+            )),
+            "{sub}: {said}"
+        );
+        assert!(
+            said.contains(&format!("robots archive {sub} my-archive")),
+            "{sub}: {said}"
+        );
+    }
+    assert!(warc.is_file());
+}

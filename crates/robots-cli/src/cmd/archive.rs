@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_archive::{Archive, ExportFormat, Server, Timestamp};
 
@@ -271,6 +271,11 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             unusable.join("; ")
         ),
     }
+    // A first ingest that indexes nothing (every file damaged) leaves no archive behind:
+    // otherwise it would fix the archive's agent, and the corrected command, with another
+    // --agent, would be refused.
+    let dir_existed = args.dir.exists();
+    let archive_existed = args.dir.join(robots_archive::INDEX_FILE).exists();
     let mut archive = Archive::create(&args.dir, &args.agent)?;
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(total)
@@ -388,9 +393,23 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
     }
     bar.finish_and_clear();
     if !damaged.is_empty() {
+        let indexed = archive.status(Timestamp::now())?.records;
+        let rest = match args.warcs.len() - damaged.len() {
+            0 if !archive_existed && indexed == 0 => {
+                drop(archive);
+                remove_new_archive(&args.dir, dir_existed)?;
+                format!(
+                    "nothing was ingested, so no archive was created at {}: correct the \
+                     files and run the command again (with any --agent)",
+                    shown(&args.dir)
+                )
+            }
+            0 => "no other file was given".to_owned(),
+            1 => "the other file was ingested".to_owned(),
+            _ => "the others were ingested".to_owned(),
+        };
         bail!(
-            "{} of {} WARC files could not be ingested whole ({}), as said above; the \
-             others were ingested",
+            "{} of {} WARC files could not be ingested whole ({}), as said above; {rest}",
             damaged.len(),
             args.warcs.len(),
             damaged.join(", ")
@@ -400,7 +419,7 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
 }
 
 fn status(args: StatusArgs) -> Result<ExitCode> {
-    let archive = Archive::open(&args.dir)?;
+    let archive = open(&args.dir, "status")?;
     let s = archive.status(args.at.unwrap_or_else(Timestamp::now))?;
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
@@ -452,7 +471,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     if let Some(at) = args.at {
         up_to_now(at, &args.dir, "serving as of that time would send")?;
     }
-    let archive = Archive::open(&args.dir)?;
+    let archive = open(&args.dir, "serve")?;
     let server = Server::bind(archive, args.addr, args.at)?.with_limits(args.limits.limits());
     let addr = server.local_addr().unwrap_or(args.addr);
     eprintln!(
@@ -471,7 +490,7 @@ fn release(args: ReleaseArgs) -> Result<ExitCode> {
         &args.dir,
         "a release publishes for good what is due at that time,",
     )?;
-    let mut archive = Archive::open(&args.dir)?;
+    let mut archive = open(&args.dir, "release")?;
     let report = archive.release(at)?;
     let mut out = std::io::stdout().lock();
     if report.resumed {
@@ -504,7 +523,7 @@ fn export(args: ExportArgs) -> Result<ExitCode> {
         ExportFormat::Aclj => up_to_now(at, &args.dir, "pywb would then open the")?,
         ExportFormat::Cdxj => {}
     }
-    let archive = Archive::open(&args.dir)?;
+    let archive = open(&args.dir, "export")?;
     let report = archive.export(format, at, &args.output)?;
     let what = match format {
         ExportFormat::Cdxj => counted(report.lines, "capture"),
@@ -521,6 +540,24 @@ fn export(args: ExportArgs) -> Result<ExitCode> {
         shown(&report.file)
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the archive `dir` for `robots archive <sub>`. A WARC file given where the archive
+/// belongs (`robots archive serve crawl.warc.gz`) is told apart, with the ingest that
+/// makes an archive of it, into a directory of its own.
+fn open(dir: &Path, sub: &str) -> Result<Archive> {
+    let is_file = dir.is_file();
+    let name = dir.to_string_lossy();
+    if is_file || name.ends_with(".warc") || name.ends_with(".warc.gz") {
+        bail!(
+            "{} is a WARC file, not an archive: an archive is a directory that `robots \
+             archive ingest` makes; ingest the file into one first, e.g. `robots archive \
+             ingest my-archive --agent ExampleBot {}`, then `robots archive {sub} my-archive`",
+            shown(dir),
+            shown(dir)
+        );
+    }
+    Ok(Archive::open(dir)?)
 }
 
 /// Refuses an `--at` later than now: `what` would send out bodies still under embargo
@@ -541,6 +578,32 @@ fn up_to_now(at: Timestamp, dir: &Path, what: &str) -> Result<()> {
 
 /// A path as text output shows it: file and directory names can hold control
 /// characters (a crawl named after a URL), which the terminal must show, not obey.
+/// Removes an archive this command created and left empty: the directory, if it made it,
+/// else the index and store it put in a directory that was there before.
+fn remove_new_archive(dir: &Path, dir_existed: bool) -> Result<()> {
+    let what = || format!("removing the empty archive at {}", shown(dir));
+    if !dir_existed {
+        return std::fs::remove_dir_all(dir).with_context(what);
+    }
+    for name in [
+        robots_archive::INDEX_FILE,
+        "index.sqlite3-wal",
+        "index.sqlite3-shm",
+    ] {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(what);
+            }
+            _ => {}
+        }
+    }
+    for sub in [robots_archive::STORE_DIR, robots_archive::PUBLIC_DIR] {
+        // Only if empty: what another process put there is not this command's to remove.
+        let _ = std::fs::remove_dir(dir.join(sub));
+    }
+    Ok(())
+}
+
 /// `n` copies, as `1 partial copy` or `2 partial copies`.
 fn copies(n: u64, kind: &str) -> String {
     format!("{n} {kind} cop{}", if n == 1 { "y" } else { "ies" })
