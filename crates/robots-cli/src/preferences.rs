@@ -3,9 +3,9 @@
 
 use crate::style::Style;
 
-use robots_web::Pairs;
+use robots_present::Pairs;
 /// The four JSON fields, as the page writes them too.
-pub use robots_web::PreferencesJson;
+pub use robots_present::PreferencesJson;
 
 /// How `check`, `explain` and `diff` show them as text.
 pub trait PreferencesText {

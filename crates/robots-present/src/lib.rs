@@ -26,9 +26,11 @@
 
 mod agent;
 mod diagnostic;
+mod preferences;
 pub mod text;
 mod verdict;
 
 pub use agent::{AgentJson, AgentNote, NamedAgent, NamingError};
 pub use diagnostic::DiagnosticJson;
+pub use preferences::{Pairs, PreferencesJson};
 pub use verdict::{blanket_reason, VerdictJson};

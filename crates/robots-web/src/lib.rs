@@ -37,7 +37,6 @@ mod explanation;
 #[cfg(all(target_arch = "wasm32", feature = "node"))]
 mod heap;
 mod packed;
-mod preferences;
 mod response;
 mod summary;
 mod tester;
@@ -48,9 +47,9 @@ pub mod assets;
 pub mod serve;
 
 pub use error::WebError;
-pub use preferences::{Pairs, PreferencesJson};
 pub use response::Availability;
 /// The verdict JSON the page reads, `robots check --format json` prints and the
 /// bindings give: [`robots_present`]'s, shared by them all.
 pub use robots_present::VerdictJson;
+pub use robots_present::{Pairs, PreferencesJson};
 pub use tester::Tester;

@@ -10,10 +10,10 @@ use robots_present::{AgentJson, DiagnosticJson, NamedAgent, VerdictJson};
 
 use crate::explanation::ExplanationJson;
 use crate::packed;
-use crate::preferences::PreferencesJson;
 use crate::response::Availability;
 use crate::summary::SummaryJson;
 use crate::WebError;
+use robots_present::PreferencesJson;
 
 /// One parsed robots.txt, as the page holds it between keystrokes, with its text (lint
 /// finds the lines it reports in it), and whether there was a file at all (the npm

@@ -7,7 +7,10 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 /// Key and value pairs, written as a JSON object in their order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pairs(pub Vec<(&'static str, &'static str)>);
+pub struct Pairs(
+    /// The pairs, in the order they are written.
+    pub Vec<(&'static str, &'static str)>,
+);
 
 impl Serialize for Pairs {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -26,9 +29,13 @@ impl Serialize for Pairs {
 /// groups have none) and `content_signal_line`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, Default)]
 pub struct PreferencesJson {
+    /// The categories the deciding Content-Usage rule states, with `y` or `n`.
     pub content_usage: Option<Pairs>,
+    /// The deciding Content-Usage line; the first, when rules of one length combine.
     pub content_usage_line: Option<u32>,
+    /// The Content-Signal keys the agent's groups state, with `yes` or `no`.
     pub content_signal: Option<Pairs>,
+    /// The Content-Signal line.
     pub content_signal_line: Option<u32>,
 }
 
