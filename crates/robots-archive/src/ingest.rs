@@ -13,6 +13,8 @@
 
 use std::io::BufReader;
 use std::path::Path;
+use std::sync::mpsc;
+use std::thread;
 
 use robots::Agent;
 
@@ -26,7 +28,7 @@ use crate::index::{assessment, files, Index};
 use crate::recovery;
 use crate::revisit;
 use crate::store::Store;
-use crate::warc::Reader;
+use crate::warc::{Reader, Record};
 use crate::Error;
 
 /// How many records go into one index transaction: enough to make commits cheap,
@@ -207,8 +209,18 @@ pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Erro
     Ok(())
 }
 
+/// Records read ahead of the index: enough to keep both threads busy, few enough that
+/// memory stays small (a record in flight is its header and head, never its payload).
+const READ_AHEAD: usize = 256;
+
+/// A record as the reading thread hands it over, with the file position after it;
+/// `None` at the end of the file.
+type Read = Result<Option<(Record<Option<Capture>>, u64)>, Error>;
+
 /// Reads the stored file `name` (row `file_id`) record by record, indexing what `pass`
-/// asks, committed every [`RECORDS_PER_COMMIT`] records.
+/// asks, committed every [`RECORDS_PER_COMMIT`] records. A thread of its own inflates,
+/// parses and digests the records, in file order, while this one writes the index: the
+/// two take about as long, and the index's writes stay on one connection.
 fn read_file(
     index: &mut Index,
     store: &Store,
@@ -219,23 +231,50 @@ fn read_file(
 ) -> Result<(), Error> {
     let path = store.path(name);
     let file = store.open(name)?;
-    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+    let (send, records) = mpsc::sync_channel::<Read>(READ_AHEAD);
+    thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+            loop {
+                let read = reader
+                    .next(read_capture)
+                    .map(|r| r.map(|record| (record, reader.position())));
+                let last = !matches!(read, Ok(Some(_)));
+                // A closed channel means the index side stopped (an error): so does this.
+                if send.send(read).is_err() || last {
+                    return;
+                }
+            }
+        });
+        index_records(index, (file_id, pass), records, report, progress)
+    })
+}
+
+/// Indexes the records `records` brings, as [`read_file`] says.
+fn index_records(
+    index: &mut Index,
+    (file_id, pass): (i64, Pass),
+    records: mpsc::Receiver<Read>,
+    report: &mut IngestReport,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), Error> {
     let mut last_pos = 0;
     loop {
         let tx = index.begin()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
-            let record = match reader.next(read_capture) {
-                Ok(Some(record)) => record,
-                Ok(None) => break,
+            let (record, pos) = match records.recv() {
+                Ok(Ok(Some(read))) => read,
+                // The reading thread ends only after sending the end or an error, or
+                // by a panic, which the scope passes on: either way nothing is missed.
+                Ok(Ok(None)) | Err(_) => break,
                 // The records before the damage are whole: they are kept, and the file
                 // stays incomplete, so every ingest of it reports the damage again.
-                Err(e) => {
+                Ok(Err(e)) => {
                     tx.commit()?;
                     return Err(e);
                 }
             };
-            let pos = reader.position();
             progress(pos - last_pos);
             last_pos = pos;
             done = false;
