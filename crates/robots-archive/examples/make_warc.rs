@@ -62,7 +62,7 @@ fn main() {
             let tag = tags[(k >> 40) as usize % tags.len()];
             let word = words[(k >> 33) as usize % words.len()];
             body.push_str(&format!("<{tag}>{word} {} </{tag}>", (k >> 20) % 100_000));
-            if (k >> 50) % 4 == 0 {
+            if (k >> 50) & 3 == 0 {
                 body.push('\n');
             }
         }
