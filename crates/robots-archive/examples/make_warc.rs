@@ -1,7 +1,10 @@
 //! Writes a gzip WARC of HTML-like pages for `scripts/bench-ingest`: a robots.txt and
 //! `N` responses, each a gzip member of its own, as crawlers write them.
 //!
-//! `cargo run --release -p robots-archive --example make_warc -- OUT.warc.gz [PAGES] [BODY_BYTES]`
+//! `cargo run --release -p robots-archive --example make_warc -- OUT.warc.gz [PAGES] [BODY_BYTES] [FIRST]`
+//!
+//! `FIRST` (0 unless given) numbers the pages, their record IDs and times: files made
+//! with different ones hold different captures.
 
 use std::io::BufWriter;
 
@@ -19,6 +22,7 @@ fn main() {
     let body_len: usize = args
         .next()
         .map_or(12_000, |n| n.parse().expect("BODY_BYTES"));
+    let first: usize = args.next().map_or(0, |n| n.parse().expect("FIRST"));
     let file = std::fs::File::create(&out).expect("create the output file");
     let mut w = Writer::new(BufWriter::new(file));
     let mut write = |i: usize, url: &str, mime: &str, body: &[u8]| {
@@ -40,7 +44,7 @@ fn main() {
         w.write_record(&f, &block).expect("write a record");
     };
     write(
-        0,
+        first,
         "http://bench.test/robots.txt",
         "text/plain",
         b"User-agent: *\nArchive-Embargo: m\nDisallow: /private\n",
@@ -51,7 +55,7 @@ fn main() {
         "archive", "embargo", "robots", "release", "capture", "record", "crawler", "page",
     ];
     let tags = ["p", "li", "span", "a", "td", "div"];
-    for i in 1..=pages {
+    for i in first + 1..=first + pages {
         let mut body = String::with_capacity(body_len + 64);
         body.push_str("<!doctype html><html><head><title>Page ");
         body.push_str(&i.to_string());
