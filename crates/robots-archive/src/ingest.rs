@@ -3,7 +3,8 @@
 //!
 //! 1. `store` seals the file (a copy under its SHA-1, renamed into place when whole).
 //! 2. `warc` reads the sealed copy record by record and `capture` reads each record as
-//!    a capture (a response's head, computed digest and robots.txt body, or a revisit).
+//!    a capture (a response's head, computed digest and robots.txt body, or a revisit),
+//!    on a thread of its own, ahead of the index by a bounded number of bytes.
 //! 3. `index` inserts each capture's row, in one transaction per batch of records.
 //! 4. `revisit` finds the originals of revisits; `assess` works out verdicts and
 //!    embargo ends of what is pending; `recovery` marks captures the public files show
