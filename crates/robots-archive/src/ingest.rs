@@ -3,7 +3,8 @@
 //!
 //! 1. `store` seals the file (a copy under its SHA-1, renamed into place when whole).
 //! 2. `warc` reads the sealed copy record by record and `capture` reads each record as
-//!    a capture (a response's head, computed digest and robots.txt body, or a revisit).
+//!    a capture (a response's head, computed digest and robots.txt body, or a revisit),
+//!    on a thread of its own, ahead of the index by a bounded number of bytes.
 //! 3. `index` inserts each capture's row, in one transaction per batch of records.
 //! 4. `revisit` finds the originals of revisits; `assess` works out verdicts and
 //!    embargo ends of what is pending; `recovery` marks captures the public files show
@@ -13,6 +14,8 @@
 
 use std::io::BufReader;
 use std::path::Path;
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::thread;
 
 use robots::Agent;
 
@@ -26,8 +29,8 @@ use crate::index::{assessment, files, Index};
 use crate::recovery;
 use crate::redirect;
 use crate::revisit;
-use crate::store::Store;
-use crate::warc::Reader;
+use crate::store::{Sealed, Store};
+use crate::warc::{Reader, Record};
 use crate::Error;
 
 /// How many records go into one index transaction: enough to make commits cheap,
@@ -109,37 +112,261 @@ pub(crate) fn ingest(
     source: &Path,
     progress: &mut dyn FnMut(u64),
 ) -> Result<IngestReport, Error> {
-    let mut report = ingest_file(index, store, source, progress);
-    if let Ok(r) = &mut report {
-        // Before assessing: a target captured here may be what a redirect waited for.
-        let tx = index.begin()?;
-        assessment::reassess_redirected_to(&tx, &r.stored_as)?;
-        tx.commit()?;
+    let mut result = None;
+    ingest_all(
+        index,
+        store,
+        agent,
+        archive_dir,
+        &[source],
+        progress,
+        &mut |_, report| {
+            result = Some(report);
+            false
+        },
+    )?;
+    result.unwrap_or_else(|| unreachable!("ingest_all reports each file it is given"))
+}
+
+/// Runs the pipeline for each file in turn, as [`ingest`] does, handing each file's
+/// outcome to `each`, which says whether to go on. While one file is indexed and
+/// assessed, the next is sealed and read ahead on another thread (up to
+/// [`READ_AHEAD_BYTES`] of parsed records), so that several files keep two cores busy;
+/// the index is written in the order the files are given, as one after the other would.
+pub(crate) fn ingest_all(
+    index: &mut Index,
+    store: &Store,
+    agent: &Agent,
+    archive_dir: &Path,
+    sources: &[&Path],
+    progress: &mut dyn FnMut(u64),
+    each: &mut dyn FnMut(&Path, Result<IngestReport, Error>) -> bool,
+) -> Result<(), Error> {
+    thread::scope(|scope| {
+        let mut next = sources
+            .first()
+            .map(|source| Ahead::start(scope, store, source));
+        for (i, source) in sources.iter().enumerate() {
+            let Some(ahead) = next.take() else { break };
+            let sealed = ahead.sealed();
+            // The next file is sealed once this one is: the same file given twice is
+            // then found in the store, not copied in twice at once.
+            next = sources.get(i + 1).map(|s| Ahead::start(scope, store, s));
+            let mut report = ingest_file(index, store, source, ahead, sealed, progress);
+            if let Ok(r) = &mut report {
+                // Before assessing: a target captured here may be what a redirect waited
+                // for.
+                let tx = index.begin()?;
+                assessment::reassess_redirected_to(&tx, &r.stored_as)?;
+                tx.commit()?;
+            }
+            let assessed = assess::assess_pending(index, store, agent);
+            if let (Ok(r), Ok(_)) = (&mut report, &assessed) {
+                r.robots_redirects_not_captured =
+                    redirects_not_captured(index, store, &r.stored_as)?;
+            }
+            // Captures an earlier release published, which a rebuilt index learnt of
+            // from the public files, are marked as such once indexed (of a damaged file
+            // too).
+            let recovered = recovery::recover(index, archive_dir);
+            let report = report.and_then(|r| {
+                assessed?;
+                recovered?;
+                Ok(r)
+            });
+            if !each(source, report) {
+                break;
+            }
+        }
+        // A file read ahead and not taken up (`each` said stop) is left as sealed: a
+        // later ingest of it finds it in the store and indexes it then.
+        Ok(())
+    })
+}
+
+/// A file being sealed and read ahead of the index, on a thread of its own.
+struct Ahead<'scope> {
+    sealed: mpsc::Receiver<Result<(Sealed, Leftovers), Error>>,
+    records: mpsc::Receiver<Read>,
+    budget: Arc<Budget>,
+    thread: Option<thread::ScopedJoinHandle<'scope, ()>>,
+}
+
+impl<'scope> Ahead<'scope> {
+    /// Starts sealing `source` and then reading its records.
+    fn start<'env>(
+        scope: &'scope thread::Scope<'scope, 'env>,
+        store: &'env Store,
+        source: &'env Path,
+    ) -> Ahead<'scope> {
+        let (send_sealed, sealed) = mpsc::sync_channel(1);
+        // The budget bounds what waits in the channel; the count only saves a wake-up
+        // per record.
+        let (send, records) = mpsc::sync_channel::<Read>(READ_AHEAD);
+        let budget = Arc::new(Budget::default());
+        let reader_budget = Arc::clone(&budget);
+        let thread = scope.spawn(move || {
+            // Before copying: the space a killed ingest's partial copy holds (as much as
+            // a WARC file) may be what this copy needs.
+            let sealed = store
+                .remove_abandoned()
+                .and_then(|left| Ok((store.seal(source, &mut |_| {})?, left)));
+            let name = sealed.as_ref().ok().map(|(s, _)| s.name.clone());
+            if send_sealed.send(sealed).is_err() {
+                return;
+            }
+            let Some(name) = name else { return };
+            let path = store.path(&name);
+            let file = match store.open(&name) {
+                Ok(file) => file,
+                Err(e) => {
+                    let _ = send.send(Err(e));
+                    return;
+                }
+            };
+            let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+            loop {
+                let read = reader
+                    .next(read_capture)
+                    .map(|r| r.map(|record| (record, reader.position())));
+                let last = !matches!(read, Ok(Some(_)));
+                let weight = match &read {
+                    Ok(Some((record, _))) => weight(record),
+                    _ => 0,
+                };
+                // A closed channel or budget means the index side stopped: so does this.
+                if !reader_budget.take(weight) || send.send(read).is_err() || last {
+                    return;
+                }
+            }
+        });
+        Ahead {
+            sealed,
+            records,
+            budget,
+            thread: Some(thread),
+        }
     }
-    let assessed = assess::assess_pending(index, store, agent);
-    if let (Ok(r), Ok(_)) = (&mut report, &assessed) {
-        r.robots_redirects_not_captured = redirects_not_captured(index, store, &r.stored_as)?;
+
+    /// Waits for the file to be sealed.
+    fn sealed(&self) -> Result<(Sealed, Leftovers), Error> {
+        self.sealed
+            .recv()
+            .unwrap_or_else(|_| unreachable!("the reading thread sends the seal first"))
     }
-    // Captures an earlier release published, which a rebuilt index learnt of from the
-    // public files, are marked as such once indexed (of a damaged file too).
-    let recovered = recovery::recover(index, archive_dir);
-    let report = report?;
-    assessed?;
-    recovered?;
-    Ok(report)
+
+    /// Stops the reading thread and waits for it to end.
+    fn stop(mut self) {
+        self.budget.close();
+        // Dropping the receiver wakes a reader waiting to send.
+        drop(std::mem::replace(
+            &mut self.records,
+            mpsc::sync_channel(0).1,
+        ));
+        if let Some(thread) = self.thread.take() {
+            // A panic there is passed on, as the scope would.
+            if let Err(panic) = thread.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
+}
+
+impl Drop for Ahead<'_> {
+    /// A file read ahead and not taken up (the caller stopped) lets its reader end.
+    fn drop(&mut self) {
+        self.budget.close();
+    }
+}
+
+/// Bytes of parsed records a reading thread may hold ahead of the index: room for a
+/// whole file's headers (12,000 pages take about 6 MB) while the file before it is
+/// assessed, and a bound on memory whatever the file holds (a record's share is its
+/// WARC header, HTTP head and robots.txt body, each capped by the readers; never its
+/// payload, which is digested as it streams by).
+const READ_AHEAD_BYTES: usize = 32 << 20;
+
+/// Records the channel holds at most.
+const READ_AHEAD: usize = 1 << 16;
+
+/// What one record read ahead weighs against [`READ_AHEAD_BYTES`]: its text, and a
+/// fixed share for its parts' own allocations.
+fn weight(record: &Record<Option<Capture>>) -> usize {
+    let fields: usize = record.fields.iter().map(|(n, v)| n.len() + v.len()).sum();
+    let capture = match &record.value {
+        Some(Capture::Response(r)) => {
+            let head: usize = r.head.fields.iter().map(|(n, v)| n.len() + v.len()).sum();
+            let body = match &r.robots_body {
+                Some(RobotsBody::Read(b)) => b.len(),
+                _ => 0,
+            };
+            head + body
+        }
+        Some(Capture::Revisit(v)) => v
+            .head
+            .as_ref()
+            .map_or(0, |h| h.fields.iter().map(|(n, v)| n.len() + v.len()).sum()),
+        None => 0,
+    };
+    fields + capture + 512
+}
+
+/// A byte budget shared by a reading thread (which takes) and the index side (which
+/// gives back), so that the reader waits rather than run ahead without bound.
+#[derive(Default)]
+struct Budget {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl Budget {
+    /// Takes `n` bytes, waiting while the budget is spent (a record heavier than the
+    /// whole budget goes alone); `false` once closed.
+    fn take(&self, n: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while !state.1 && state.0 > 0 && state.0 + n > READ_AHEAD_BYTES {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.0 += n;
+        !state.1
+    }
+
+    fn give(&self, n: usize) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0 = state.0.saturating_sub(n);
+        self.changed.notify_all();
+    }
+
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.changed.notify_all();
+    }
 }
 
 fn ingest_file(
     index: &mut Index,
     store: &Store,
     source: &Path,
+    ahead: Ahead<'_>,
+    sealed: Result<(Sealed, Leftovers), Error>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<IngestReport, Error> {
-    // Before copying: the space a killed ingest's partial copy holds (as much as a WARC
-    // file) may be what this copy needs.
-    let removed_leftovers = store.remove_abandoned()?;
-    let sealed = store.seal(source, progress)?;
-    let known = files::by_sha1(index, &sealed.sha1)?;
+    let (sealed, removed_leftovers) = match sealed {
+        Ok(sealed) => sealed,
+        Err(e) => {
+            ahead.stop();
+            return Err(e);
+        }
+    };
+    // The copy is reported whole once made: the sealing thread cannot call `progress`.
+    progress(sealed.size);
+    let known = match files::by_sha1(index, &sealed.sha1) {
+        Ok(known) => known,
+        Err(e) => {
+            ahead.stop();
+            return Err(e);
+        }
+    };
     let mut report = IngestReport {
         stored_as: sealed.name.clone(),
         bytes: sealed.size,
@@ -148,27 +375,36 @@ fn ingest_file(
     };
     let file_id = match known {
         Some((_, true)) => {
+            ahead.stop();
             report.already_ingested = true;
             return Ok(report);
         }
         // Interrupted before: index again; rows already there are kept as they are.
         Some((id, false)) => id,
-        None => files::add(
+        None => match files::add(
             index,
             &sealed.name,
             &sealed.sha1,
             &source.display().to_string(),
             sealed.size,
-        )?,
+        ) {
+            Ok(id) => id,
+            Err(e) => {
+                ahead.stop();
+                return Err(e);
+            }
+        },
     };
-    let read = read_file(
+    let read = index_records(
         index,
-        store,
-        (file_id, &sealed.name),
-        Pass::Ingest,
+        (file_id, Pass::Ingest),
+        &ahead.records,
+        &ahead.budget,
         &mut report,
         progress,
     );
+    // The reading thread is done with the stored file before it may be taken out.
+    ahead.stop();
     if read.is_err() && known.is_none() && !files::has_records(index, file_id)? {
         // Nothing of the file was indexed (it is not a WARC file, or it is damaged before
         // its first new capture): the failed ingest leaves the index and the store as it
@@ -222,8 +458,14 @@ pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Erro
     Ok(())
 }
 
+/// A record as the reading thread hands it over, with the file position after it;
+/// `None` at the end of the file.
+type Read = Result<Option<(Record<Option<Capture>>, u64)>, Error>;
+
 /// Reads the stored file `name` (row `file_id`) record by record, indexing what `pass`
-/// asks, committed every [`RECORDS_PER_COMMIT`] records.
+/// asks, committed every [`RECORDS_PER_COMMIT`] records. A thread of its own inflates,
+/// parses and digests the records, in file order, while this one writes the index: the
+/// two take about as long, and the index's writes stay on one connection.
 fn read_file(
     index: &mut Index,
     store: &Store,
@@ -234,23 +476,65 @@ fn read_file(
 ) -> Result<(), Error> {
     let path = store.path(name);
     let file = store.open(name)?;
-    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+    let (send, records) = mpsc::sync_channel::<Read>(READ_AHEAD);
+    let budget = Budget::default();
+    thread::scope(|scope| {
+        let reader_budget = &budget;
+        // Moved in: should the thread end without a word (a panic), the channel closes.
+        scope.spawn(move || {
+            let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
+            loop {
+                let read = reader
+                    .next(read_capture)
+                    .map(|r| r.map(|record| (record, reader.position())));
+                let last = !matches!(read, Ok(Some(_)));
+                let weight = match &read {
+                    Ok(Some((record, _))) => weight(record),
+                    _ => 0,
+                };
+                // A closed channel or budget means the index side stopped (an error):
+                // so does this.
+                if !reader_budget.take(weight) || send.send(read).is_err() || last {
+                    return;
+                }
+            }
+        });
+        let indexed = index_records(index, (file_id, pass), &records, &budget, report, progress);
+        budget.close();
+        drop(records);
+        indexed
+    })
+}
+
+/// Indexes the records `records` brings, as [`read_file`] says.
+fn index_records(
+    index: &mut Index,
+    (file_id, pass): (i64, Pass),
+    records: &mpsc::Receiver<Read>,
+    budget: &Budget,
+    report: &mut IngestReport,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), Error> {
     let mut last_pos = 0;
     loop {
         let tx = index.begin()?;
         let mut done = true;
         for _ in 0..RECORDS_PER_COMMIT {
-            let record = match reader.next(read_capture) {
-                Ok(Some(record)) => record,
-                Ok(None) => break,
+            let (record, pos) = match records.recv() {
+                Ok(Ok(Some((record, pos)))) => {
+                    budget.give(weight(&record));
+                    (record, pos)
+                }
+                // The reading thread ends only after sending the end or an error, or
+                // by a panic, which the scope passes on: either way nothing is missed.
+                Ok(Ok(None)) | Err(_) => break,
                 // The records before the damage are whole: they are kept, and the file
                 // stays incomplete, so every ingest of it reports the damage again.
-                Err(e) => {
+                Ok(Err(e)) => {
                     tx.commit()?;
                     return Err(e);
                 }
             };
-            let pos = reader.position();
             progress(pos - last_pos);
             last_pos = pos;
             done = false;

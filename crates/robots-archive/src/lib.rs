@@ -351,7 +351,8 @@ impl Archive {
     /// Seals a WARC file into the store, indexes its responses and assesses them (of a
     /// damaged file, those before the damage, and the error says where it is);
     /// `progress` hears of each batch of bytes read (the file is read twice: once to
-    /// copy it into the store, once to index it).
+    /// copy it into the store, heard of as one batch, once to index it, while another
+    /// thread inflates, parses and digests the records ahead of the index writes).
     pub fn ingest(
         &mut self,
         warc: &Path,
@@ -364,6 +365,30 @@ impl Archive {
             &self.dir,
             warc,
             progress,
+        )
+    }
+
+    /// Ingests each file in turn as [`Archive::ingest`] does, handing each one's outcome
+    /// to `each` as it is known; `each` says whether to go on. The index is written in the
+    /// order given, as by one call per file, but while a file is indexed and assessed the
+    /// next is sealed and read ahead on another thread, so that several files keep two
+    /// cores busy. The reading thread holds at most 32 MiB of parsed headers ahead of the
+    /// index, never a payload: memory stays bounded whatever the files hold. Errors other
+    /// than a file's own (the index, the store) are handed to `each` too.
+    pub fn ingest_all(
+        &mut self,
+        warcs: &[&Path],
+        progress: &mut dyn FnMut(u64),
+        each: &mut dyn FnMut(&Path, Result<IngestReport, Error>) -> bool,
+    ) -> Result<(), Error> {
+        ingest::ingest_all(
+            &mut self.index,
+            &self.store,
+            &self.agent,
+            &self.dir,
+            warcs,
+            progress,
+            each,
         )
     }
 

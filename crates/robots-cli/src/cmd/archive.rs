@@ -288,108 +288,29 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
             .progress_chars("=> "),
     );
     let mut damaged = Vec::new();
-    for warc in &args.warcs {
-        bar.set_message(shown(warc));
-        let context = || format!("ingesting {}", warc.display());
-        let report = match archive.ingest(warc, &mut |n| bar.inc(n)) {
-            Ok(report) => report,
-            // A damaged file (or one that is no WARC file) is a problem of that file
-            // alone: said at once, and the files after it are still ingested, rather
-            // than left out of a batch of hundreds for one bad file. The run still
-            // ends with status 2. Other errors (the index, the store) stop it.
-            Err(err @ robots_archive::Error::Warc { .. }) => {
-                let err = anyhow::Error::new(err).context(context());
-                bar.suspend(|| eprintln!("robots: error: {}", printable(&format!("{err:#}"))));
-                damaged.push(shown(warc));
-                continue;
-            }
-            Err(err) => return Err(anyhow::Error::new(err).context(context())),
-        };
-        let line = if report.already_ingested {
-            format!(
-                "{}: already ingested (as {}), nothing to do",
-                shown(warc),
-                report.stored_as
-            )
-        } else {
-            let r = &report;
-            let mut line = format!(
-                "{}: {} indexed ({} robots.txt), {} indexed, {} already indexed, {} skipped",
-                shown(warc),
-                counted(r.responses, "response"),
-                r.robots_txt,
-                counted(r.revisits, "revisit"),
-                r.duplicates,
-                counted(r.skipped, "other record"),
-            );
-            let mut warn = |n: u64, one: &str, many: &str, rest: &str| {
-                if n > 0 {
-                    let said = if n == 1 { one } else { many };
-                    line += &format!("\n  warning: {n} {said} {rest}");
-                }
-            };
-            warn(
-                r.revisits_without_original,
-                "revisit refers",
-                "revisits refer",
-                "to a capture that is not in the archive: indexed, but not replayed or \
-                 released until the WARC file holding that capture is ingested",
-            );
-            warn(
-                r.digest_mismatches,
-                "response declares",
-                "responses declare",
-                "a WARC-Payload-Digest that does not match the payload (or is malformed): \
-                 indexed under the SHA-1 of the payload stored, which the archive computes \
-                 for every record; a sign of damage, or of a tool that digests something \
-                 else",
-            );
-            warn(
-                r.undated,
-                "response has",
-                "responses have",
-                "no valid WARC-Date (W3C-DTF, e.g. 2026-01-31T12:00:00Z or 2026-01-31), so \
-                 not indexed; fix the dates and ingest the file again",
-            );
-            warn(
-                r.conflicting_ids,
-                "response carries",
-                "responses carry",
-                "the WARC-Record-ID of another capture already indexed: indexed without it, \
-                 so that none is lost",
-            );
-            warn(
-                r.unreadable_robots_txt,
-                "robots.txt capture is",
-                "robots.txt captures are",
-                "in a content coding this archive cannot undo (only gzip and deflate), so \
-                 the rules are unknown; the site's captures are held back until a \
-                 readable robots.txt of it is ingested",
-            );
-            warn(
-                r.robots_redirects_not_captured,
-                "robots.txt redirect leads",
-                "robots.txt redirects lead",
-                "to a URL this archive holds no capture of (RFC 9309 §2.3.1.2), so the \
-                 rules are unknown; the site's captures are held back until a file \
-                 holding the target is ingested (crawl with redirects followed)",
-            );
-            line
-        };
-        let removed = report.removed_leftovers;
-        let line = if removed.files > 0 {
-            format!(
-                "removed {} ({} bytes) left in the store by an ingest that was interrupted\n{line}",
-                copies(removed.files, "partial"),
-                removed.bytes
-            )
-        } else {
-            line
-        };
-        bar.println(&line);
-        if bar.is_hidden() {
-            writeln!(std::io::stdout(), "{line}")?;
+    let mut fatal = None;
+    let warcs: Vec<&Path> = args.warcs.iter().map(PathBuf::as_path).collect();
+    if let Some(first) = warcs.first() {
+        bar.set_message(shown(first));
+    }
+    let mut done = 0;
+    // Files are sealed and read ahead while the one before is indexed (see
+    // `Archive::ingest_all`); each one's outcome is said as soon as it is known.
+    archive.ingest_all(&warcs, &mut |n| bar.inc(n), &mut |warc, result| {
+        done += 1;
+        if let Some(next) = warcs.get(done) {
+            bar.set_message(shown(next));
         }
+        match said(&bar, warc, result, &mut damaged) {
+            Ok(()) => true,
+            Err(err) => {
+                fatal = Some(err);
+                false
+            }
+        }
+    })?;
+    if let Some(err) = fatal {
+        return Err(err);
     }
     bar.finish_and_clear();
     if !damaged.is_empty() {
@@ -416,6 +337,117 @@ fn ingest(args: IngestArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says what ingesting `warc` did, on the terminal's progress bar or standard output; a
+/// damaged file joins `damaged`, any other error stops the run.
+fn said(
+    bar: &ProgressBar,
+    warc: &Path,
+    result: Result<robots_archive::IngestReport, robots_archive::Error>,
+    damaged: &mut Vec<String>,
+) -> Result<()> {
+    let context = || format!("ingesting {}", warc.display());
+    let report = match result {
+        Ok(report) => report,
+        // A damaged file (or one that is no WARC file) is a problem of that file
+        // alone: said at once, and the files after it are still ingested, rather
+        // than left out of a batch of hundreds for one bad file. The run still
+        // ends with status 2. Other errors (the index, the store) stop it.
+        Err(err @ robots_archive::Error::Warc { .. }) => {
+            let err = anyhow::Error::new(err).context(context());
+            bar.suspend(|| eprintln!("robots: error: {}", printable(&format!("{err:#}"))));
+            damaged.push(shown(warc));
+            return Ok(());
+        }
+        Err(err) => return Err(anyhow::Error::new(err).context(context())),
+    };
+    let line = if report.already_ingested {
+        format!(
+            "{}: already ingested (as {}), nothing to do",
+            shown(warc),
+            report.stored_as
+        )
+    } else {
+        let r = &report;
+        let mut line = format!(
+            "{}: {} indexed ({} robots.txt), {} indexed, {} already indexed, {} skipped",
+            shown(warc),
+            counted(r.responses, "response"),
+            r.robots_txt,
+            counted(r.revisits, "revisit"),
+            r.duplicates,
+            counted(r.skipped, "other record"),
+        );
+        let mut warn = |n: u64, one: &str, many: &str, rest: &str| {
+            if n > 0 {
+                let said = if n == 1 { one } else { many };
+                line += &format!("\n  warning: {n} {said} {rest}");
+            }
+        };
+        warn(
+            r.revisits_without_original,
+            "revisit refers",
+            "revisits refer",
+            "to a capture that is not in the archive: indexed, but not replayed or \
+                 released until the WARC file holding that capture is ingested",
+        );
+        warn(
+            r.digest_mismatches,
+            "response declares",
+            "responses declare",
+            "a WARC-Payload-Digest that does not match the payload (or is malformed): \
+                 indexed under the SHA-1 of the payload stored, which the archive computes \
+                 for every record; a sign of damage, or of a tool that digests something \
+                 else",
+        );
+        warn(
+            r.undated,
+            "response has",
+            "responses have",
+            "no valid WARC-Date (W3C-DTF, e.g. 2026-01-31T12:00:00Z or 2026-01-31), so \
+                 not indexed; fix the dates and ingest the file again",
+        );
+        warn(
+            r.conflicting_ids,
+            "response carries",
+            "responses carry",
+            "the WARC-Record-ID of another capture already indexed: indexed without it, \
+                 so that none is lost",
+        );
+        warn(
+            r.unreadable_robots_txt,
+            "robots.txt capture is",
+            "robots.txt captures are",
+            "in a content coding this archive cannot undo (only gzip and deflate), so \
+                 the rules are unknown; the site's captures are held back until a \
+                 readable robots.txt of it is ingested",
+        );
+        warn(
+            r.robots_redirects_not_captured,
+            "robots.txt redirect leads",
+            "robots.txt redirects lead",
+            "to a URL this archive holds no capture of (RFC 9309 §2.3.1.2), so the \
+                 rules are unknown; the site's captures are held back until a file \
+                 holding the target is ingested (crawl with redirects followed)",
+        );
+        line
+    };
+    let removed = report.removed_leftovers;
+    let line = if removed.files > 0 {
+        format!(
+            "removed {} ({} bytes) left in the store by an ingest that was interrupted\n{line}",
+            copies(removed.files, "partial"),
+            removed.bytes
+        )
+    } else {
+        line
+    };
+    bar.println(&line);
+    if bar.is_hidden() {
+        writeln!(std::io::stdout(), "{line}")?;
+    }
+    Ok(())
 }
 
 fn status(args: StatusArgs) -> Result<ExitCode> {
