@@ -224,21 +224,7 @@ impl<'scope> Ahead<'scope> {
                     return;
                 }
             };
-            let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
-            loop {
-                let read = reader
-                    .next(read_capture)
-                    .map(|r| r.map(|record| (record, reader.position())));
-                let last = !matches!(read, Ok(Some(_)));
-                let weight = match &read {
-                    Ok(Some((record, _))) => weight(record),
-                    _ => 0,
-                };
-                // A closed channel or budget means the index side stopped: so does this.
-                if !reader_budget.take(weight) || send.send(read).is_err() || last {
-                    return;
-                }
-            }
+            read_ahead(file, &path, &reader_budget, send);
         });
         Ahead {
             sealed,
@@ -462,6 +448,26 @@ pub(crate) fn upgrade_files(index: &mut Index, store: &Store) -> Result<(), Erro
 /// `None` at the end of the file.
 type Read = Result<Option<(Record<Option<Capture>>, u64)>, Error>;
 
+/// Reads the records of the stored `file` (at `path`) as captures into `send`, in file
+/// order, ahead of the index but within `budget`. It stops at the end or at an error,
+/// both sent on, or when the index side stops (the channel closed or the budget shut).
+fn read_ahead(file: std::fs::File, path: &Path, budget: &Budget, send: mpsc::SyncSender<Read>) {
+    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), path, 0);
+    loop {
+        let read = reader
+            .next(read_capture)
+            .map(|r| r.map(|record| (record, reader.position())));
+        let last = !matches!(read, Ok(Some(_)));
+        let weight = match &read {
+            Ok(Some((record, _))) => weight(record),
+            _ => 0,
+        };
+        if !budget.take(weight) || send.send(read).is_err() || last {
+            return;
+        }
+    }
+}
+
 /// Reads the stored file `name` (row `file_id`) record by record, indexing what `pass`
 /// asks, committed every [`RECORDS_PER_COMMIT`] records. A thread of its own inflates,
 /// parses and digests the records, in file order, while this one writes the index: the
@@ -482,22 +488,7 @@ fn read_file(
         let reader_budget = &budget;
         // Moved in: should the thread end without a word (a panic), the channel closes.
         scope.spawn(move || {
-            let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), &path, 0);
-            loop {
-                let read = reader
-                    .next(read_capture)
-                    .map(|r| r.map(|record| (record, reader.position())));
-                let last = !matches!(read, Ok(Some(_)));
-                let weight = match &read {
-                    Ok(Some((record, _))) => weight(record),
-                    _ => 0,
-                };
-                // A closed channel or budget means the index side stopped (an error):
-                // so does this.
-                if !reader_budget.take(weight) || send.send(read).is_err() || last {
-                    return;
-                }
-            }
+            read_ahead(file, &path, reader_budget, send);
         });
         let indexed = index_records(index, (file_id, pass), &records, &budget, report, progress);
         budget.close();
