@@ -55,6 +55,15 @@ def test_to_dict_has_the_keys_of_robots_check_json_in_order():
     assert list(v.to_dict()) == ["url", "allowed", "line", "rule", "pattern", "embargo_days", "reason"]
 
 
+# The AI usage preferences `robots check` writes after a verdict's fields (issue 61) are
+# not in the bindings' Verdict yet (docs/python.md): the verdict's fields are compared.
+PREFERENCES = ("content_usage", "content_usage_line", "content_signal", "content_signal_line")
+
+
+def verdict_fields(line):
+    return {k: v for k, v in json.loads(line).items() if k not in PREFERENCES}
+
+
 def test_same_json_as_robots_check(tmp_path, robots_cli):
     path = tmp_path / "robots.txt"
     body = BODY + b"User-agent: Latin\nDisallow: /caf\xe9\nDisallow: /x*\nAllow: /x$\n"
@@ -65,7 +74,7 @@ def test_same_json_as_robots_check(tmp_path, robots_cli):
         if embargo:
             args.append("--embargo")
         out = subprocess.run(args + urls, check=True, capture_output=True).stdout
-        expected = [json.loads(line) for line in out.splitlines()]
+        expected = [verdict_fields(line) for line in out.splitlines()]
         r = robots.Robots(body)
         got = [r.check(robots.Agent(agent, embargo=embargo), u).to_dict() for u in urls]
         assert got == expected
@@ -74,7 +83,7 @@ def test_same_json_as_robots_check(tmp_path, robots_cli):
         args = [robots_cli, "check", "--robots", path, "--agent", agent, "--format", "json",
                 "--profile", "google"]
         out = subprocess.run(args + urls, check=True, capture_output=True).stdout
-        expected = [json.loads(line) for line in out.splitlines()]
+        expected = [verdict_fields(line) for line in out.splitlines()]
         r = robots.Robots(body, profile="google")
         assert [r.check(agent, u).to_dict() for u in urls] == expected
 
