@@ -14,7 +14,7 @@
 //! `&`-separated parts sorted by name and value; a non-ASCII host in IDNA, a host of
 //! digits alone read as an IPv4 address; all lower-cased. Not reproduced: surt's
 //! session IDs in `.aspx` paths and dotted octal or hex IPv4 forms (it asks the
-//! resolver), rare enough that `tests/export.rs` checks the rest against pywb itself.
+//! resolver), rare enough that `tests/it/export.rs` checks the rest against pywb itself.
 //! A key that differed would let pywb miss an access rule, so exports key by this.
 
 /// pywb's key for `url`.
@@ -256,7 +256,7 @@ fn escape(bytes: &[u8]) -> String {
 mod tests {
     use super::pywb_key;
 
-    /// Keys pywb 2.10 (surt 0.3.1) gave for these URLs; `tests/export.rs` asks a pywb
+    /// Keys pywb 2.10 (surt 0.3.1) gave for these URLs; `tests/it/export.rs` asks a pywb
     /// installed by `scripts/archive-tools` for more.
     #[test]
     fn keys_are_pywbs() {

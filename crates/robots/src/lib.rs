@@ -278,7 +278,7 @@
 //!
 //! # How the Google profile differs
 //! [`Profile::Google`] reproduces google/robotstxt verdict for verdict. Each difference
-//! below has a test on each side (`tests/profiles.rs`):
+//! below has a test on each side (`tests/it/profiles.rs`):
 //!
 //! | behaviour | RFC 9309 profile | Google profile |
 //! | --- | --- | --- |

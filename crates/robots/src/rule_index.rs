@@ -255,7 +255,7 @@ mod tests {
 
         /// The merge of runs, which small files seldom reach (their groups are scanned
         /// when a path may match half their rules), decides as the scan does: tried
-        /// here on every group. `tests/properties.rs` tries the index as it is.
+        /// here on every group. `tests/it/properties.rs` tries the index as it is.
         #[test]
         fn the_merge_decides_as_the_scan_does(
             groups in proptest::collection::vec(

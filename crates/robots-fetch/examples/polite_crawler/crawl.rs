@@ -1,4 +1,4 @@
-//! The crawl itself, apart from `main` so that `tests/polite_crawler.rs` runs exactly this
+//! The crawl itself, apart from `main` so that `tests/it/polite_crawler.rs` runs exactly this
 //! code against a local site.
 //!
 //! The rule of a polite crawler: before every request, ask the [`Fetcher`] whether the URL

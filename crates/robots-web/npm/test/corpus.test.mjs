@@ -1,6 +1,6 @@
 // The package's Google profile against Google's verdicts and deciding lines on every
 // query of the shared corpus (cases.jsonl), each file parsed once from its raw bytes,
-// as crates/robots/tests/google_corpus.rs does natively. Skipped, with a notice, when
+// as crates/robots/tests/it/google_corpus.rs does natively. Skipped, with a notice, when
 // the corpus is absent.
 
 import { test } from 'node:test';
