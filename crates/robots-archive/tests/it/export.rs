@@ -4,7 +4,7 @@
 //! and pywb access rules (a real `wayback` answers 451, 200 or 404 as the archive would).
 //! Without the tools: skipped with a notice, except under CI=true, where that fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -58,40 +58,7 @@ fn page(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
 }
 
 fn serve_site() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            let _ = (|| -> std::io::Result<()> {
-                stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-                let mut reader = BufReader::new(stream.try_clone()?);
-                let mut line = String::new();
-                reader.read_line(&mut line)?;
-                let path = line.split_whitespace().nth(1).unwrap_or("/").to_owned();
-                loop {
-                    let mut h = String::new();
-                    if reader.read_line(&mut h)? == 0 || h.trim().is_empty() {
-                        break;
-                    }
-                }
-                let (status, headers, body) = page(&path);
-                let mut out = format!(
-                    "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n",
-                    body.len()
-                );
-                if !headers.iter().any(|(n, _)| *n == "Content-Type") {
-                    out.push_str("Content-Type: text/html\r\n");
-                }
-                for (n, v) in headers {
-                    out.push_str(&format!("{n}: {v}\r\n"));
-                }
-                out.push_str("\r\n");
-                out.push_str(&body);
-                stream.write_all(out.as_bytes())
-            })();
-        }
-    });
-    port
+    crate::wget::serve(page)
 }
 
 fn wget(dir: &Path, args: &[&str]) -> bool {

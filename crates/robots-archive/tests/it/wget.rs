@@ -54,14 +54,15 @@ fn page(path: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
 }
 
 /// A site: the page at a path (status, extra headers, body).
-type Site = fn(&str) -> (u16, Vec<(&'static str, &'static str)>, String);
+pub(crate) type Site = fn(&str) -> (u16, Vec<(&'static str, &'static str)>, String);
 
 /// Serves the site on 127.0.0.1 from a thread; one request per connection.
 fn serve_site() -> u16 {
     serve(page)
 }
 
-fn serve(site: Site) -> u16 {
+/// Serves `site` on 127.0.0.1 from a thread, one request per connection; its port.
+pub(crate) fn serve(site: Site) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
