@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use robots::{Agent, Code, Options, Profile, Robots, Severity, Unread};
+use robots_present::Patterns;
 use robots_present::{NamedAgent, NamingError};
 
 use crate::style::printable;
-use crate::written::Patterns;
 
 /// The help of `--robots FILE`, shared by [`EngineArgs`] and `check`, which declares
 /// its own arguments to take several agents.

@@ -4,10 +4,8 @@
 mod cmd;
 mod input;
 mod limits;
-mod preferences;
 mod snippet;
 mod style;
-mod written;
 
 use std::process::ExitCode;
 

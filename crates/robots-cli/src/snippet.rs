@@ -204,13 +204,12 @@ fn shortened(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::style::ColorChoice;
 
     #[test]
     fn marks_the_line_and_underlines_the_span() {
         let text = b"User-agent: *\nDisallow: /a\n\nAllow: /b\n";
         let source = Source::new("robots.txt", text);
-        let shown = source.render(2, Some(14..22), 1, Style::new(ColorChoice::Never));
+        let shown = source.render(2, Some(14..22), 1, Style::plain());
         assert_eq!(
             shown,
             " --> robots.txt:2\n  |\n1 | User-agent: *\n2 > Disallow: /a\n  | ^^^^^^^^\n3 |\n"
@@ -223,7 +222,7 @@ mod tests {
         let source = Source::new("robots.txt", text);
         // The span of the word after the controls.
         let x = text.len() - 2;
-        let shown = source.render(2, Some(x..x + 1), 0, Style::new(ColorChoice::Never));
+        let shown = source.render(2, Some(x..x + 1), 0, Style::plain());
         let line = "Disallow: /a\\u{1b}[2J\\u{7} x";
         let under = " ".repeat(line.len() - 1);
         assert_eq!(
@@ -237,12 +236,7 @@ mod tests {
     fn underline_of(text: &str, after: &str) -> String {
         let at = text.rfind(after).unwrap();
         let source = Source::new("robots.txt", text.as_bytes());
-        let shown = source.render(
-            2,
-            Some(at..at + after.len()),
-            0,
-            Style::new(ColorChoice::Never),
-        );
+        let shown = source.render(2, Some(at..at + after.len()), 0, Style::plain());
         shown.lines().last().unwrap().to_owned()
     }
 
@@ -276,13 +270,13 @@ mod tests {
         let text = format!("User-agent: *\n{long}\nAllow: /b\n");
         let source = Source::new("robots.txt", text.as_bytes());
         let cut = format!("{} … (151 more characters)", &long[..160]);
-        let shown = source.render(3, None, 1, Style::new(ColorChoice::Never));
+        let shown = source.render(3, None, 1, Style::plain());
         assert!(shown.contains(&format!("2 | {cut}\n")), "{shown}");
-        let shown = source.render(2, None, 0, Style::new(ColorChoice::Never));
+        let shown = source.render(2, None, 0, Style::plain());
         assert!(shown.contains(&format!("2 > {cut}\n")), "{shown}");
         // Underlined, it is shown whole: it is not that long.
         let span = 14..22;
-        let shown = source.render(2, Some(span), 0, Style::new(ColorChoice::Never));
+        let shown = source.render(2, Some(span), 0, Style::plain());
         assert!(shown.contains(&format!("2 > {long}\n")), "{shown}");
     }
 
@@ -292,7 +286,7 @@ mod tests {
         let text = format!("User-agent: *\n{long}\n");
         let source = Source::new("robots.txt", text.as_bytes());
         let at = text.find('x').unwrap();
-        let shown = source.render(2, Some(at..at + 1), 0, Style::new(ColorChoice::Never));
+        let shown = source.render(2, Some(at..at + 1), 0, Style::plain());
         let lines: Vec<&str> = shown.lines().collect();
         let (line, under) = (lines[2], lines[3]);
         // 50 octets before the span (25 `é`), 150 from it; all else cut, and counted.

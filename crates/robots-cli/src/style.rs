@@ -14,57 +14,24 @@ pub enum ColorChoice {
     Never,
 }
 
-/// ANSI styling that collapses to plain text when colour is off.
-#[derive(Debug, Clone, Copy)]
-pub struct Style {
-    on: bool,
-}
-
-impl Style {
-    pub fn new(choice: ColorChoice) -> Style {
-        let on = match choice {
+impl ColorChoice {
+    /// The styling this choice gives: `auto` colours a terminal with NO_COLOR unset.
+    pub fn style(self) -> Style {
+        Style::new(match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
             }
-        };
-        Style { on }
-    }
-
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-
-    pub fn green(&self, text: &str) -> String {
-        self.paint("1;32", text)
-    }
-
-    pub fn red(&self, text: &str) -> String {
-        self.paint("1;31", text)
-    }
-
-    pub fn yellow(&self, text: &str) -> String {
-        self.paint("1;33", text)
-    }
-
-    pub fn dim(&self, text: &str) -> String {
-        self.paint("2", text)
+        })
     }
 }
 
 // How a name or a pattern is shown on a line is the presentation layer's, which the
 // bindings share.
+/// Colour and counts in words are the presentation layer's too.
+pub use robots_present::style::{counted, Style};
 pub use robots_present::text::{has_controls, printable};
-
-/// `n` things, as `1 error` or `2 errors` (`thing` takes an `s` in the plural).
-pub fn counted(n: u64, thing: &str) -> String {
-    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
-}
 
 #[cfg(test)]
 mod tests {

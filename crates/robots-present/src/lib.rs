@@ -8,7 +8,12 @@
 //!   prints and the page's results table reads.
 //! - [`DiagnosticJson`]: a lint finding in the fields of `robots lint --format json`,
 //!   with the page's span.
-//! - [`text`]: how names and patterns are shown on a terminal line.
+//! - [`reasons`]: why a verdict came out so, in the words verdict lines and
+//!   explanations use (`no rule matched`, `robots.txt unreachable: everything disallowed`).
+//! - [`explanation`]: `explain`'s text, for the command line and the Python package.
+//! - [`Patterns`]: rule patterns as their file wrote them, octets that are not UTF-8 as `\xE9`.
+//! - [`text`] and [`style`]: how names and patterns are shown on a terminal line, colour
+//!   and counts in words.
 //!
 //! ```
 //! use robots::{Profile, Robots};
@@ -26,11 +31,17 @@
 
 mod agent;
 mod diagnostic;
+pub mod explanation;
 mod preferences;
+pub mod reasons;
+pub mod style;
 pub mod text;
 mod verdict;
+mod written;
 
 pub use agent::{AgentJson, AgentNote, NamedAgent, NamingError};
 pub use diagnostic::DiagnosticJson;
 pub use preferences::{Pairs, PreferencesJson};
+pub use style::Style;
 pub use verdict::{blanket_reason, VerdictJson};
+pub use written::Patterns;

@@ -5,6 +5,8 @@
 use robots::{Agent, Robots};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::style::Style;
+
 /// Key and value pairs, written as a JSON object in their order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pairs(
@@ -73,5 +75,80 @@ impl PreferencesJson {
             }),
             content_signal_line: signal.map(|s| s.line()),
         }
+    }
+}
+
+/// How `robots check`, `explain` and `diff` show them as text.
+impl PreferencesJson {
+    /// `train-ai=n (line 4)`; `None` when no rule applies.
+    pub fn usage_text(&self) -> Option<String> {
+        let pairs = self.content_usage.as_ref()?;
+        Some(format!(
+            "{} (line {})",
+            pairs.joined(),
+            self.content_usage_line.unwrap_or(0)
+        ))
+    }
+
+    /// `search=yes, ai-train=no (line 2)`; `None` when the agent's groups have none.
+    pub fn signal_text(&self) -> Option<String> {
+        let pairs = self.content_signal.as_ref()?;
+        Some(format!(
+            "{} (line {})",
+            pairs.joined(),
+            self.content_signal_line.unwrap_or(0)
+        ))
+    }
+
+    /// What a verdict's text line adds after it: `  [content-usage: train-ai=n
+    /// (line 4)]  [content-signal: …]`, or nothing.
+    pub fn after_verdict(&self, style: Style) -> String {
+        let mut out = String::new();
+        if let Some(text) = self.usage_text() {
+            out += &format!("  {}", style.dim(&format!("[content-usage: {text}]")));
+        }
+        if let Some(text) = self.signal_text() {
+            out += &format!("  {}", style.dim(&format!("[content-signal: {text}]")));
+        }
+        out
+    }
+}
+
+impl Pairs {
+    /// `a=b, c=d`, or `nothing stated` for no pairs (a rule that states no category).
+    pub fn joined(&self) -> String {
+        if self.0.is_empty() {
+            return "nothing stated".to_owned();
+        }
+        self.0
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preferences_read_as_text_after_a_verdict() {
+        let robots = Robots::parse(
+            b"User-agent: *\nContent-Usage: /blog train-ai=n\nContent-Usage: /open\nContent-Signal: search=yes, ai-train=no\n",
+        );
+        let agent = Agent::new("bot").unwrap();
+        let blog = PreferencesJson::of(&robots, &agent, b"/blog/a");
+        assert_eq!(blog.usage_text().as_deref(), Some("train-ai=n (line 2)"));
+        assert_eq!(
+            blog.after_verdict(Style::plain()),
+            "  [content-usage: train-ai=n (line 2)]  [content-signal: search=yes, ai-train=no (line 4)]"
+        );
+        let open = PreferencesJson::of(&robots, &agent, b"/open/a");
+        assert_eq!(
+            open.usage_text().as_deref(),
+            Some("nothing stated (line 3)")
+        );
+        assert_eq!(PreferencesJson::NONE.after_verdict(Style::plain()), "");
     }
 }

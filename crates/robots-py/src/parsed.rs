@@ -311,10 +311,13 @@ impl PyRobots {
     fn explain(&self, agent: &Bound<'_, PyAny>, url: &Bound<'_, PyAny>) -> PyResult<String> {
         let agent = agent_arg(agent, self.options.chosen_profile())?;
         let url = url_arg(url)?;
-        let url = String::from_utf8_lossy(url.bytes());
+        let bytes = url.bytes();
+        let text = String::from_utf8_lossy(bytes);
         Ok(match &self.rules {
-            Rules::Parsed(robots) => crate::explain::text(robots, &agent, &url, &self.source),
-            Rules::Blanket(state) => crate::explain::blanket(*state, self.options, &url),
+            Rules::Parsed(robots) => {
+                crate::explain::text(robots, &agent, &text, bytes, &self.source)
+            }
+            Rules::Blanket(state) => crate::explain::blanket(*state, self.options, &text, bytes),
         })
     }
 

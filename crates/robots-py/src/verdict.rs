@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use robots::{escaped, Availability, Directive, Options, Tokens, Verdict};
-use robots_present::{blanket_reason, VerdictJson};
+use robots::{Availability, Options, Verdict};
+use robots_present::{blanket_reason, Patterns, VerdictJson};
 
 use crate::parsed::blanket_allows;
 
@@ -51,7 +51,7 @@ impl PyVerdict {
             rule: words.rule,
             pattern: verdict
                 .decided_by()
-                .map(|r| written_pattern(r, source, options)),
+                .map(|r| Patterns::one(r, source, options).into_owned()),
             embargo_days: words.embargo_days,
             reason: words.reason,
         }
@@ -76,25 +76,6 @@ impl PyVerdict {
             reason: blanket_reason(state, allowed).unwrap_or_else(|| state.name()),
         }
     }
-}
-
-/// `rule`'s pattern as its line wrote it, each octet that is not UTF-8 as `\xE9`; the
-/// engine's text when that is exact (always, for a UTF-8 file).
-pub fn written_pattern(rule: robots::Rule<'_>, source: &[u8], options: Options) -> String {
-    let pattern = rule.pattern();
-    if !pattern.contains('\u{FFFD}') {
-        return pattern.to_owned();
-    }
-    Tokens::new(source, options)
-        .find(|t| {
-            t.line == rule.line()
-                && matches!(
-                    t.directive,
-                    Directive::Allow | Directive::Disallow | Directive::EmbargoAllow
-                )
-                && String::from_utf8_lossy(t.value) == pattern
-        })
-        .map_or_else(|| pattern.to_owned(), |t| escaped(t.value).into_owned())
 }
 
 #[pymethods]

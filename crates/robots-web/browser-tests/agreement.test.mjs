@@ -109,3 +109,27 @@ test('the page and robots check agree, URL by URL, as typed in the form', async 
   assert.deepEqual(record.errors, []);
   await context.close();
 });
+
+// The words of a verdict no rule decided come from the presentation layer the command line
+// prints from: the page's rule column says what `robots check` says in parentheses.
+test('a verdict no rule decided is worded as robots check words it', async () => {
+  const named = 'User-agent: FooBot\nDisallow: /foo\n';
+  writeFileSync(join(dir, 'named.txt'), named);
+  const { context, page, record } = await openPage(browser, server.url);
+  for (const [file, body, agent] of [['robots.txt', FILE, 'SomeBot'], ['named.txt', named, 'SomeBot']]) {
+    await andUpdate(page, () => page.fill('#robots', body));
+    await andUpdate(page, () => page.fill('#agent', agent));
+    await andUpdate(page, () => page.fill('#urls', '/about\n/robots.txt'));
+    const run = spawnSync(
+      robotsBin,
+      ['check', '--robots', join(dir, file), `--agent=${agent}`, '--color', 'never', '/about', '/robots.txt'],
+      { encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const said = run.stdout.trim().split('\n').map((l) => l.match(/\(([^)]*)\)$/)[1]);
+    const shown = (await rows(page)).map(({ rule }) => rule);
+    assert.deepEqual(shown, said, file);
+  }
+  assert.deepEqual(record.errors, []);
+  await context.close();
+});

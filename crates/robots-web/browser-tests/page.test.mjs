@@ -47,7 +47,7 @@ test('typing a robots.txt and URLs gives verdicts, and a click highlights the de
   assert.deepEqual(await rows(page), [
     { verdict: 'disallowed', url: '/private/x', line: 2, rule: 'Disallow: /private/', badge: 'disallowed' },
     { verdict: 'allowed', url: '/private/open/1', line: 3, rule: 'Allow: /private/open', badge: 'allowed' },
-    { verdict: 'allowed', url: '/about', line: 0, rule: 'no rule matches', badge: 'allowed' },
+    { verdict: 'allowed', url: '/about', line: 0, rule: 'no rule matched', badge: 'allowed' },
   ]);
   assert.equal(await highlightedLine(page), 0);
 

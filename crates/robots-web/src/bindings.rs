@@ -148,6 +148,18 @@ pub fn packed_names() -> String {
     serde_json::json!({ "reasons": packed::reasons(), "rules": packed::rules() }).to_string()
 }
 
+/// JSON `{reason: phrase}`: why a verdict no rule decided came out so, in the words
+/// `robots check` and `robots fetch` print on a verdict line
+/// ([`robots_present::reasons::phrases`]), for the page's results table.
+#[wasm_bindgen]
+pub fn reason_phrases() -> String {
+    let phrases: serde_json::Map<String, serde_json::Value> = robots_present::reasons::phrases()
+        .into_iter()
+        .map(|(reason, phrase)| (reason.to_owned(), phrase.into()))
+        .collect();
+    serde_json::Value::Object(phrases).to_string()
+}
+
 /// A parse limit from JavaScript: a whole number of bytes (the engine checks the floor).
 fn limit(max_bytes: Option<f64>) -> Result<Option<usize>, WebError> {
     match max_bytes {

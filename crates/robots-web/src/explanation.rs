@@ -1,9 +1,10 @@
 //! Why one URL got its verdict, for the page's detail panel: the groups chosen and how,
 //! every matching rule with its length, what became of Embargo-Allow, and the reason.
 
-use robots::{Agent, Explanation};
+use robots::{Agent, Availability, Explanation};
 use serde::Serialize;
 
+use robots_present::reasons::blanket_sentence;
 use robots_present::VerdictJson;
 
 /// Everything that went into one verdict, with sentences for people.
@@ -64,9 +65,10 @@ impl<'a> ExplanationJson<'a> {
         }
     }
 
-    /// The explanation when no file was read (a 4xx or 5xx response): no group, no
-    /// rule, and `why`, the status class's sentence, as the reason.
-    pub fn blanket(verdict: VerdictJson<'a>, why: &'static str) -> ExplanationJson<'a> {
+    /// The explanation when no file was read (a 4xx or 5xx response, leaving the site
+    /// `state`): no group, no rule, and the state's sentence as the reason.
+    pub fn blanket(verdict: VerdictJson<'a>, state: Availability) -> ExplanationJson<'a> {
+        let why = blanket_sentence(state, verdict.allowed).unwrap_or("a robots.txt was read");
         ExplanationJson {
             path: verdict.url,
             verdict,

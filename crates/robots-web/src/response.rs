@@ -43,19 +43,6 @@ impl Availability {
     pub fn blanket_reason(self, allowed: bool) -> Option<&'static str> {
         robots_present::blanket_reason(self.state(), allowed)
     }
-
-    /// The sentence an explanation gives for a blanket verdict.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Availability::Parsed => "the robots.txt was read",
-            Availability::Unavailable(_) => {
-                "the robots.txt is unavailable (a 4xx status): every URL may be crawled (RFC 9309 §2.3.1.3)"
-            }
-            Availability::Unreachable(_) => {
-                "the robots.txt is unreachable (a 5xx status or no answer): nothing may be crawled but /robots.txt itself in the RFC 9309 profile (RFC 9309 §2.3.1.4)"
-            }
-        }
-    }
 }
 
 #[cfg(test)]

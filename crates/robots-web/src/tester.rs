@@ -187,7 +187,7 @@ impl Tester {
         if let Some(verdict) = self.blanket(url) {
             return Ok(to_json(&ExplanationJson::blanket(
                 verdict,
-                self.availability.describe(),
+                self.availability.state(),
             )));
         }
         let explanation = self.robots.explain(&named.agent, url);

@@ -3,7 +3,7 @@
 
 import { Editor, escapeHtml, printable } from './editor.js';
 import { encodeState, decodeState } from './share.js';
-import { verdictRows, explanationHtml, lintItems, factsHtml } from './results.js';
+import { verdictRows, explanationHtml, lintItems, factsHtml, setReasonPhrases } from './results.js';
 
 const CRAWLERS = [
   'Googlebot', 'Bingbot', 'DuckDuckBot', 'Applebot', 'YandexBot', 'Baiduspider',
@@ -326,6 +326,7 @@ async function main() {
   const engine = await import('/pkg/robots_web.js');
   await engine.default();
   parse = engine.parse;
+  setReasonPhrases(engine.reason_phrases());
   wire();
   if (!(await loadFragment())) {
     applyState(EXAMPLE);

@@ -25,11 +25,12 @@ function verdictBadge(v) {
 
 const directive = { allow: 'Allow', disallow: 'Disallow', 'embargo-allow': 'Embargo-Allow' };
 
-const whyNoRule = {
-  'robots-txt': '/robots.txt is always allowed',
-  'no-group': 'no group for this crawler',
-  'no-match': 'no rule matches',
-};
+// Why a verdict no rule decided came out so, by its reason: the engine's presentation
+// layer gives the words (`reason_phrases()`), so the table says what `robots check` says.
+let whyNoRule = {};
+export function setReasonPhrases(json) {
+  whyNoRule = JSON.parse(json);
+}
 
 // The AI usage preferences beside a verdict: the Content-Usage rule's categories
 // (draft-ietf-aipref-attach-05 §3) and the group's Content-Signal, each with its line.

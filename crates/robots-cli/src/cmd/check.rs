@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use robots::{Agent, Reason, Verdict};
+use robots::{Agent, Verdict};
 pub use robots_present::VerdictJson;
+use robots_present::{reasons, Patterns, PreferencesJson};
 use unicode_width::UnicodeWidthStr;
 
 use crate::input::{self, AgentsArgs, ReadingArgs};
-use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
-use crate::written::Patterns;
 
 /// Print the verdict for each URL: allowed or not, and the line that decided; for each
 /// crawler in turn when `--agent` is given several times.
@@ -145,7 +144,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (robots, patterns) = input::read_parsed(&args.robots, options)?;
     let agents = args.reading.agents(&args.agents.agent, "checked")?;
     let column = AgentColumn::for_agents(&agents);
-    let style = Style::new(args.color);
+    let style = args.color.style();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut notes = input::ReadingNotes::default();
     // The (agent, URL) pairs whose verdict is not the one `--expect` asks for, as shown.
@@ -340,23 +339,6 @@ pub fn verdict_as_json<'a>(
     json
 }
 
-/// The rule that decided, as verdict lines name it: `line 3: Allow: /a`, control
-/// characters escaped. Google's empty Disallow names its line without disallowing
-/// anything, and says so rather than look like a disallow.
-pub fn rule_text(verdict: &Verdict<'_>, patterns: &Patterns) -> Option<String> {
-    let rule = verdict.decided_by()?;
-    Some(if verdict.reason() == Reason::EmptyDisallow {
-        format!("line {}: empty Disallow: disallows nothing", rule.line())
-    } else {
-        format!(
-            "line {}: {}: {}",
-            rule.line(),
-            rule.kind().directive(),
-            printable(patterns.text(rule))
-        )
-    })
-}
-
 /// The verdict in a word, padded so that what follows it lines up: `ALLOWED   `.
 fn verdict_word(verdict: &Verdict<'_>, style: Style) -> String {
     if verdict.allowed() {
@@ -374,12 +356,7 @@ fn verdict_text_after_word(
     patterns: &Patterns,
     style: Style,
 ) -> String {
-    let why = match (rule_text(verdict, patterns), verdict.reason()) {
-        (Some(rule), _) => rule,
-        (None, Reason::RobotsTxt) => "/robots.txt is always allowed".to_owned(),
-        (None, Reason::NoGroup) => "no group for this agent".to_owned(),
-        (None, _) => "no rule matched".to_owned(),
-    };
+    let why = reasons::why(verdict, patterns);
     let embargo = verdict
         .embargo()
         .map(|e| {

@@ -9,12 +9,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use robots::{Robots, Verdict};
+use robots_present::reasons::rule_text;
+use robots_present::Patterns;
+use robots_present::PreferencesJson;
 
-use crate::cmd::check::{rule_text, verdict_as_json, Format, VerdictJson};
+use crate::cmd::check::{verdict_as_json, Format, VerdictJson};
 use crate::input::{self, ReadingArgs};
-use crate::preferences::{PreferencesJson, PreferencesText};
 use crate::style::{counted, printable, ColorChoice, Style};
-use crate::written::Patterns;
 
 /// Show the URLs whose verdict changes between two versions of a robots.txt.
 #[derive(clap::Args, Debug)]
@@ -104,7 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             notes.note(&new, agent, url);
         }
     }
-    let style = Style::new(args.color);
+    let style = args.color.style();
     // Written, not printed: a reader that stops early (`| head`) is an error to report,
     // not a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -8,12 +8,13 @@ use std::time::{Duration, SystemTime};
 use anyhow::{Context, Result};
 use robots::{Agent, Availability, Severity};
 use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
+use robots_present::reasons::blanket_phrase;
+use robots_present::Patterns;
 use url::Url;
 
 use crate::cmd::check::{AgentColumn, Format, Line, VerdictJson};
 use crate::input::{self, AgentsArgs, ReadingArgs};
 use crate::style::{printable, ColorChoice, Style};
-use crate::written::Patterns;
 
 /// Fetch the robots.txt of a URL's site and print what happened and the verdicts; for
 /// each crawler in turn when `--agent` is given several times.
@@ -140,7 +141,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let style = Style::new(args.color);
+    let style = args.color.style();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // The body is not kept, so patterns show as the engine holds them.
     let no_patterns = Patterns::default();
@@ -403,37 +404,34 @@ fn human(d: Duration) -> String {
     }
 }
 
-/// A verdict for a URL when there is no file: allow all, or disallow all but for what
-/// the profile always allows (`/robots.txt` in RFC 9309's, see [`Answer::decide`]). Its
-/// reason names the robots.txt's state as RFC 9309 §2.3.1 does, having no rule to name.
-fn blanket_json<'a>(url: &'a str, rules: &Rules, decision: &Decision) -> VerdictJson<'a> {
-    let state = match rules {
+/// The state a site without a file to read is in: unavailable (a 4xx, allow all) or
+/// unreachable (disallow all but for what the profile always allows, `/robots.txt` in
+/// RFC 9309's, see [`Answer::decide`]).
+fn blanket_state(rules: &Rules) -> Availability {
+    match rules {
         Rules::AllowAll => Availability::Unavailable,
         _ => Availability::Unreachable,
-    };
-    VerdictJson::blanket(url, state, decision.allowed())
+    }
+}
+
+/// A verdict for a URL when there is no file. Its reason names the robots.txt's state
+/// as RFC 9309 §2.3.1 does, having no rule to name.
+fn blanket_json<'a>(url: &'a str, rules: &Rules, decision: &Decision) -> VerdictJson<'a> {
+    VerdictJson::blanket(url, blanket_state(rules), decision.allowed())
         .expect("a state with no file to read gives a blanket verdict")
 }
 
 fn blanket_text(url: &str, rules: &Rules, decision: &Decision, style: Style) -> Line<'static> {
-    let (word, why) = if matches!(rules, Rules::AllowAll) {
-        (
-            style.green("ALLOWED   "),
-            "(no robots.txt applies: everything allowed)",
-        )
-    } else if decision.allowed() {
-        (
-            style.green("ALLOWED   "),
-            "(robots.txt unreachable, but /robots.txt itself is always allowed)",
-        )
+    let allowed = decision.allowed();
+    let word = if allowed {
+        style.green("ALLOWED   ")
     } else {
-        (
-            style.red("DISALLOWED"),
-            "(robots.txt unreachable: everything disallowed)",
-        )
+        style.red("DISALLOWED")
     };
+    let why = blanket_phrase(blanket_state(rules), allowed)
+        .expect("a state with no file to read has its phrase");
     Line::Text {
         word,
-        rest: format!("{}  {}", printable(url), style.dim(why)),
+        rest: format!("{}  {}", printable(url), style.dim(&format!("({why})"))),
     }
 }

@@ -92,7 +92,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
         crate::cmd::check::Format::Text => {
-            let style = Style::new(args.color);
+            let style = args.color.style();
             let source = Source::new(&name, &bytes);
             for d in &diagnostics {
                 writeln!(out, "{}", as_text(d, &source, style))?;

@@ -1,6 +1,8 @@
 //! Rule patterns as output shows them: UTF-8 as it is, and each octet that is not UTF-8
 //! as `\xE9` ([`robots::escaped`]), where the engine's kept text has U+FFFD for it.
 
+use std::borrow::Cow;
+
 use robots::{escaped, Directive, Options, Rule, Tokens};
 
 /// The rule values of a file that are not UTF-8, by line, as the file wrote them. The
@@ -29,12 +31,7 @@ impl Patterns {
             return Patterns::default();
         }
         let lines = Tokens::new(body, options)
-            .filter(|t| {
-                matches!(
-                    t.directive,
-                    Directive::Allow | Directive::Disallow | Directive::EmbargoAllow
-                ) && std::str::from_utf8(t.value).is_err()
-            })
+            .filter(|t| is_rule(t.directive) && std::str::from_utf8(t.value).is_err())
             .map(|t| Written {
                 line: t.line,
                 engine: String::from_utf8_lossy(t.value).into_owned(),
@@ -58,6 +55,25 @@ impl Patterns {
             .map_or(rule.pattern().as_bytes(), |w| &w.bytes)
     }
 
+    /// One rule's pattern as [`Patterns::text`] shows it, reading `body` only when the
+    /// engine's text had to replace octets (U+FFFD): a caller answering one URL at a
+    /// time (the Python package's `check`) pays nothing for a UTF-8 file.
+    pub fn one<'a>(rule: Rule<'a>, body: &[u8], options: Options) -> Cow<'a, str> {
+        let pattern = rule.pattern();
+        if !pattern.contains('\u{FFFD}') {
+            return Cow::Borrowed(pattern);
+        }
+        Tokens::new(body, options)
+            .find(|t| {
+                t.line == rule.line()
+                    && is_rule(t.directive)
+                    && String::from_utf8_lossy(t.value) == pattern
+            })
+            .map_or(Cow::Borrowed(pattern), |t| {
+                Cow::Owned(escaped(t.value).into_owned())
+            })
+    }
+
     fn written(&self, rule: Rule<'_>) -> Option<&Written> {
         let i = self
             .lines
@@ -65,6 +81,14 @@ impl Patterns {
             .ok()?;
         Some(&self.lines[i]).filter(|w| w.engine == rule.pattern())
     }
+}
+
+/// Whether a line of this directive is a rule, whose value is a pattern.
+fn is_rule(directive: Directive) -> bool {
+    matches!(
+        directive,
+        Directive::Allow | Directive::Disallow | Directive::EmbargoAllow
+    )
 }
 
 #[cfg(test)]
@@ -86,6 +110,8 @@ mod tests {
         assert_eq!(shown(b"/caf\xe9s"), "/caf\\xE9s");
         let verdict = robots.check_bytes(&agent, b"/caf\xe9");
         assert_eq!(patterns.bytes(verdict.decided_by().unwrap()), b"/caf\xe9");
+        let rule = verdict.decided_by().unwrap();
+        assert_eq!(Patterns::one(rule, body, robots.options()), "/caf\\xE9");
         // Without the file's octets, the engine's text.
         let verdict = robots.check_bytes(&agent, b"/caf\xe9");
         assert_eq!(
