@@ -170,6 +170,22 @@ def test_lint_findings():
     assert all(isinstance(f.message, str) and f.message for f in r.lint())
 
 
+def test_explain_is_robots_explains_text(tmp_path, robots_cli):
+    # The same words and layout, from one presentation layer; the command line adds the
+    # file's lines around the deciding rule, after a blank line.
+    body = (b"User-agent: *\nDisallow: /private\n\nUser-agent: ExampleBot\nAllow: /open\n"
+            b"Disallow: /caf\xe9\nContent-Usage: /open train-ai=n\n")
+    path = tmp_path / "robots.txt"
+    path.write_bytes(body)
+    r = robots.Robots(body)
+    for agent, url in [("ExampleBot", "/private/x"), ("ExampleBot", "/open/a"),
+                       ("OtherBot", "/private/x"), ("ExampleBot", "/caf%E9")]:
+        out = subprocess.run([robots_cli, "explain", "--robots", path, "--agent", agent, url],
+                             check=True, capture_output=True, text=True).stdout
+        assert r.explain(agent, url) == out.split("\n\n")[0].rstrip("\n") + "\n", (agent, url)
+    assert "the `*` group (line 1) does not apply" in r.explain("ExampleBot", "/private/x")
+
+
 def test_explain():
     text = robots.Robots(BODY).explain("ExampleBot", "/private/open/x")
     assert "line 3" in text and "<- decides" in text and "ALLOWED" in text
