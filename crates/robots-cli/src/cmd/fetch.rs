@@ -7,7 +7,9 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use robots::{Agent, Availability, Severity};
-use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
+use robots_fetch::{
+    origin_of, robots_url, Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests,
+};
 use url::Url;
 
 use crate::cmd::check::{AgentColumn, Format, Line, VerdictJson};
@@ -210,7 +212,7 @@ fn targets(first: &str, more: &[String]) -> Result<Vec<(Origin, Vec<String>)>> {
         } else {
             raw.to_owned()
         };
-        let origin = Origin::of(&url)?;
+        let origin = origin_of(&url)?;
         match groups.iter_mut().find(|(o, _)| *o == origin) {
             Some((_, urls)) => urls.push(url),
             None => groups.push((origin, vec![url])),
@@ -267,7 +269,7 @@ fn report_json<'a>(answer: &'a Answer, agents: &'a [Agent]) -> String {
     let delay = |agent| answer.crawl_delay(agent).map(|d| d.as_secs_f64());
     let json = ReportJson {
         origin: answer.origin().to_string(),
-        robots_url: answer.origin().robots_url().to_string(),
+        robots_url: robots_url(answer.origin()).to_string(),
         source: answer.source().name(),
         detail: answer.source().to_string(),
         chain: answer
@@ -316,7 +318,7 @@ fn report_text(
 ) -> String {
     let mut text = format!(
         "{}  {}\n",
-        style.yellow(&printable(answer.origin().robots_url().as_str())),
+        style.yellow(&printable(robots_url(answer.origin()).as_str())),
         printable(&answer.source().to_string())
     );
     for hop in answer.chain() {
