@@ -3,7 +3,8 @@
 //! explained and linted, and everything the parse exposes (diagnostics written out,
 //! records, sitemaps, groups) is read back, as are the lines `Tokens` reads, and the
 //! body cut part way is parsed as a reader bounded by the parse limit gives it
-//! (`Robots::parse_start`), asserting the invariants that hold for any input.
+//! (`Robots::parse_start`), asserting the invariants that hold for any input. The URL
+//! is also read for its origin (`Origin::split`), whose key must read back to it.
 //!
 //! Input layout: `[flags][agent length][url length][agent][url][body…]`, lengths taken
 //! modulo what is left, so every input is valid and the body (the tail) is what the
@@ -12,7 +13,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robots::{Agent, Options, Profile, Robots, RuleKind, Selection, Tokens, Unread};
+use robots::{Agent, Options, Origin, Profile, Robots, RuleKind, Selection, Tokens, Unread};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -27,6 +28,9 @@ fuzz_target!(|data: &[u8]| {
     let url_len = url_len.min(rest.len());
     let (url, body) = rest.split_at(url_len);
     let name = String::from_utf8_lossy(agent_bytes);
+    if let Ok(text) = std::str::from_utf8(url) {
+        origin(text);
+    }
 
     let agent = match flags & 3 {
         0 => Agent::verbatim(&name),
@@ -53,6 +57,23 @@ fuzz_target!(|data: &[u8]| {
         start(body, usize::from(flags >> 4), options, &agent, url, profile);
     }
 });
+
+/// A URL's origin, if it names one, is what its key, its parts and its robots.txt URL
+/// read back to, and the rest is the URL's tail; if it names none, the error names it.
+fn origin(url: &str) {
+    match Origin::split(url) {
+        Ok((origin, rest)) => {
+            assert!(url.trim().ends_with(rest), "{url:?}");
+            assert_eq!(Origin::of(&origin.key()).as_ref(), Ok(&origin), "{url:?}");
+            let parts = Origin::new(origin.scheme(), origin.host(), origin.port());
+            assert_eq!(parts.as_ref(), Ok(&origin), "{url:?}");
+            let robots_txt = origin.robots_txt_url();
+            assert!(robots_txt.starts_with(&origin.to_string()));
+            assert_eq!(origin.host(), origin.host().to_ascii_lowercase());
+        }
+        Err(error) => assert!(error.to_string().contains(url), "{error}"),
+    }
+}
 
 /// The body cut after `sixteenths` of it and parsed as a reader bounded by a limit would
 /// give it (`Robots::parse_start`, told what follows): the whole body's size, and the

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Read};
 use crate::digest::{Check, Declared, Digest, PayloadHasher};
 use crate::http::{dechunk, decode_content, ResponseHead};
 use crate::time::Timestamp;
-use crate::url::{is_robots_txt, Origin};
+use crate::url::is_robots_txt;
 use crate::warc::Fields;
 
 /// What pass one keeps of a capture's record.
@@ -141,7 +141,7 @@ pub(crate) fn uri_field(fields: &Fields, name: &str) -> Option<String> {
         .strip_prefix('<')
         .and_then(|u| u.strip_suffix('>'))
         .unwrap_or(uri);
-    Origin::of(uri).map(|_| uri.to_owned())
+    robots::Origin::of(uri).ok().map(|_| uri.to_owned())
 }
 
 /// The capture time a record's `WARC-Date` gives, if it is a valid W3C-DTF instant.

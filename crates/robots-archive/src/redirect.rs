@@ -3,11 +3,13 @@
 
 use std::io::Read;
 
+use robots::Origin;
+
 use crate::http::{dechunk, decode_content, ResponseHead};
 use crate::index::assessment::{self, RobotsCapture};
 use crate::index::{entry_in, Index, Tx};
 use crate::store::Store;
-use crate::url::{is_robots_txt, surt, Origin};
+use crate::url::{is_robots_txt, surt};
 use crate::Error;
 
 /// RFC 9309 §2.3.1.2: crawlers follow at least five consecutive redirects; past them a
@@ -134,7 +136,10 @@ pub(crate) fn index_captured(index: &mut Index, store: &Store) -> Result<(), Err
         let Some(entry) = entry_in(&tx, id)? else {
             continue;
         };
-        let Some(origin) = Origin::of(&entry.url).filter(|_| is_robots_txt(&entry.url)) else {
+        let Some(origin) = Origin::of(&entry.url)
+            .ok()
+            .filter(|_| is_robots_txt(&entry.url))
+        else {
             continue;
         };
         let mut block = store.open_block(&entry)?;
@@ -147,7 +152,7 @@ pub(crate) fn index_captured(index: &mut Index, store: &Store) -> Result<(), Err
         assessment::add_redirect(
             &tx,
             id,
-            origin.as_str(),
+            &origin.key(),
             entry.captured.unix(),
             entry.status,
             target.as_deref().zip(key.as_deref()),

@@ -1,26 +1,12 @@
-//! The parts of a captured URL the archive needs: its origin (whose robots.txt governs
-//! it), whether it is that robots.txt, and its SURT key for CDX sorting.
+//! The parts of a captured URL the archive needs: whether it is its origin's robots.txt,
+//! and its SURT key for CDX sorting. The origin itself is the engine's [`Origin`], whose
+//! [`key`](Origin::key) (`http://example.com:80`) the index stores.
 
-/// `scheme://host:port`, lower-cased, with the default port made explicit, so that
-/// `http://Example.com/` and `http://example.com:80/x` share one robots.txt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Origin(String);
-
-impl Origin {
-    /// The origin of an absolute `http` or `https` URL; `None` for anything else.
-    pub fn of(url: &str) -> Option<Origin> {
-        let (scheme, host, port, _) = split(url)?;
-        Some(Origin(format!("{scheme}://{host}:{port}")))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
+use robots::Origin;
 
 /// Whether `url` is the robots.txt of its origin (path exactly `/robots.txt`, no query).
 pub fn is_robots_txt(url: &str) -> bool {
-    split(url).is_some_and(|(_, _, _, rest)| rest == "/robots.txt")
+    split(url).is_some_and(|(_, rest)| rest == "/robots.txt")
 }
 
 /// The SURT form pywb and Wayback sort CDX lines by: `com,example)/path?query`, host
@@ -28,17 +14,18 @@ pub fn is_robots_txt(url: &str) -> bool {
 /// percent-encoded (so `/café` and `/caf%C3%A9` share a key), all lower-cased. Lookups
 /// go by this key, so the same resource is found however its URL was written.
 pub fn surt(url: &str) -> String {
-    let Some((scheme, host, port, rest)) = split(url) else {
+    let Some((origin, rest)) = split(url) else {
         return url.to_ascii_lowercase();
     };
-    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let host = origin.host();
+    let host = host.strip_prefix("www.").unwrap_or(host);
     let mut key = if host.parse::<std::net::Ipv4Addr>().is_ok() {
         host.to_owned()
     } else {
         host.split('.').rev().collect::<Vec<_>>().join(",")
     };
-    if port != default_port(&scheme) {
-        key.push_str(&format!(":{port}"));
+    if origin.port() != origin.scheme().default_port() {
+        key.push_str(&format!(":{}", origin.port()));
     }
     key.push(')');
     key.push_str(&encode_unsafe(&rest).to_ascii_lowercase());
@@ -80,47 +67,15 @@ pub fn encode_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-fn default_port(scheme: &str) -> u16 {
-    if scheme == "https" {
-        443
-    } else {
-        80
-    }
-}
-
-/// Scheme, host, port and path-and-query (`/` when empty, fragment dropped).
-fn split(url: &str) -> Option<(String, String, u16, String)> {
-    let (scheme, rest) = url.trim().split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return None;
-    }
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = &rest[..end];
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    let (host, port) = match authority.strip_prefix('[') {
-        // An IPv6 literal: its colons are not the port separator.
-        Some(v6) => {
-            let (inside, after) = v6.split_once(']')?;
-            (&authority[..inside.len() + 2], after.strip_prefix(':'))
-        }
-        None => match authority.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (authority, None),
-        },
-    };
-    let port = match port {
-        None | Some("") => default_port(&scheme),
-        Some(p) => p.parse().ok()?,
-    };
-    if host.is_empty() {
-        return None;
-    }
-    let mut path = rest[end..].split('#').next().unwrap_or("").to_owned();
+/// The origin ([`Origin::split`]'s lenient reading) and path-and-query (`/` when empty,
+/// fragment dropped) of an absolute http(s) URL.
+fn split(url: &str) -> Option<(Origin, String)> {
+    let (origin, rest) = Origin::split(url).ok()?;
+    let mut path = rest.split('#').next().unwrap_or("").to_owned();
     if !path.starts_with('/') {
         path.insert(0, '/');
     }
-    Some((scheme, host.to_ascii_lowercase(), port, path))
+    Some((origin, path))
 }
 
 #[cfg(test)]
@@ -154,23 +109,98 @@ mod tests {
     #[test]
     fn origins_normalise_case_and_default_ports() {
         let o = Origin::of("HTTP://Example.COM/a").unwrap();
-        assert_eq!(o.as_str(), "http://example.com:80");
-        assert_eq!(Origin::of("http://example.com:80/x"), Some(o));
+        assert_eq!(o.key(), "http://example.com:80");
+        assert_eq!(Origin::of("http://example.com:80/x"), Ok(o));
         assert_eq!(
-            Origin::of("https://u:p@127.0.0.1:8443?q").unwrap().as_str(),
+            Origin::of("https://u:p@127.0.0.1:8443?q").unwrap().key(),
             "https://127.0.0.1:8443"
         );
-        assert_eq!(Origin::of("ftp://example.com/"), None);
-        assert_eq!(Origin::of("http://:80/"), None);
-        assert_eq!(Origin::of("http://x:port/"), None);
+        assert!(Origin::of("ftp://example.com/").is_err());
+        assert!(Origin::of("http://:80/").is_err());
+        assert!(Origin::of("http://x:port/").is_err());
         assert_eq!(
-            Origin::of("http://[::1]/").unwrap().as_str(),
+            Origin::of("http://[::1]/").unwrap().key(),
             "http://[::1]:80"
         );
         assert_eq!(
-            Origin::of("http://[::1]:81/").unwrap().as_str(),
+            Origin::of("http://[::1]:81/").unwrap().key(),
             "http://[::1]:81"
         );
+    }
+
+    /// The archive's reading before the engine's `Origin` (main at 1988c83), kept to pin
+    /// the index's `origin` column: `Origin::key` must give these strings byte for byte.
+    fn stored_form(url: &str) -> Option<String> {
+        let (scheme, rest) = url.trim().split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            return None;
+        }
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let authority = &rest[..end];
+        let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(v6) => {
+                let (inside, after) = v6.split_once(']')?;
+                (&authority[..inside.len() + 2], after.strip_prefix(':'))
+            }
+            None => match authority.rsplit_once(':') {
+                Some((h, p)) => (h, Some(p)),
+                None => (authority, None),
+            },
+        };
+        let default = if scheme == "https" { 443 } else { 80 };
+        let port: u16 = match port {
+            None | Some("") => default,
+            Some(p) => p.parse().ok()?,
+        };
+        if host.is_empty() {
+            return None;
+        }
+        Some(format!("{scheme}://{}:{port}", host.to_ascii_lowercase()))
+    }
+
+    #[test]
+    fn origin_keys_are_the_stored_form_byte_for_byte() {
+        let urls = [
+            "HTTP://Example.COM/a",
+            "http://example.com:80/x",
+            "https://u:p@127.0.0.1:8443?q",
+            "ftp://example.com/",
+            "http://:80/",
+            "http://x:port/",
+            "http://[::1]/",
+            "http://[::1]:81/",
+            "http://[::1]x/",
+            "http://[::1/",
+            "https://example.com:/a",
+            "https://example.com:443#f",
+            "  http://a@b@Example.com:+8080/  ",
+            "http://a:b:81/",
+            "http://BÜCHER.example/",
+            "http://x:65536/",
+            "http:/x/a",
+            "//x.test/a",
+            "x/a",
+            "",
+        ];
+        for url in urls {
+            assert_eq!(
+                Origin::of(url).ok().map(|o| o.key()),
+                stored_form(url),
+                "{url:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// The same, for URLs made of the characters an authority's reading turns on.
+        #[test]
+        fn origin_keys_are_the_stored_form_for_any_url(
+            url in "[ ]?(http|HTTPS|ftp|)(://)?[ :/\\[\\]@?#.+aBé0-9]{0,16}",
+        ) {
+            proptest::prop_assert_eq!(Origin::of(&url).ok().map(|o| o.key()), stored_form(&url));
+        }
     }
 
     #[test]

@@ -220,7 +220,7 @@ mod tests {
 
     fn answer(file: &str) -> Answer {
         Answer {
-            origin: Origin::of("https://example.com/").unwrap(),
+            origin: crate::origin_of("https://example.com/").unwrap(),
             source: Source::Fetched,
             rules: Arc::new(Rules::Parsed(Box::new(Robots::parse(file.as_bytes())))),
             chain: Arc::from([]),

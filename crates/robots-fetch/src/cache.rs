@@ -156,7 +156,7 @@ mod tests {
     use std::time::Duration;
 
     fn origin(n: u16) -> Origin {
-        Origin::of(&format!("http://h{n}.test/")).unwrap()
+        crate::origin_of(&format!("http://h{n}.test/")).unwrap()
     }
 
     fn entry(body: usize) -> Entry {

@@ -104,12 +104,14 @@ impl Fetcher {
     /// it names no origin), [`Error::UnsupportedScheme`] when it is not http(s), and
     /// [`Error::NoHost`]. Nothing is asked of the network then.
     pub async fn lookup(&self, url: &str) -> Result<Answer, Error> {
-        let origin = Origin::of(url)?;
+        let origin = crate::origin_of(url)?;
         Ok(self.lookup_origin(&origin).await)
     }
 
     /// The robots.txt rules for `origin`: from the cache while fresh, otherwise from the
-    /// server, with concurrent lookups of one origin sharing one request.
+    /// server, with concurrent lookups of one origin sharing one request. An origin
+    /// from [`origin_of`](crate::origin_of) names the host the HTTP client will ask;
+    /// one read by the engine's [`Origin::of`] takes its host as written (no IDNA).
     pub async fn lookup_origin(&self, origin: &Origin) -> Answer {
         loop {
             if let Some(answer) = self.fresh(origin) {
@@ -185,7 +187,7 @@ impl Fetcher {
         let reply = self
             .inner
             .client
-            .get(origin.robots_url(), conditional)
+            .get(crate::robots_url(origin), conditional)
             .await;
         let received = self.now();
         let ended = tokio::time::Instant::now();
@@ -354,5 +356,5 @@ impl Fetcher {
 fn final_url(chain: &[crate::Hop], origin: &Origin) -> Url {
     chain
         .last()
-        .map_or_else(|| origin.robots_url(), |hop| hop.url.clone())
+        .map_or_else(|| crate::robots_url(origin), |hop| hop.url.clone())
 }

@@ -9,9 +9,10 @@
 //! [`Options`], given through [`Config::options`].
 //!
 //! The engine's types this API takes and gives ([`Agent`], [`Options`], [`Profile`],
-//! [`Embargo`], [`EmbargoPeriod`], [`Reason`], [`RuleKind`]) are re-exported here, and
-//! the engine itself as [`robots`], as is the URL type of [`Origin::from_url`] and
-//! [`Hop::url`] ([`Url`]), so a crawler needs no second dependency to name them.
+//! [`Embargo`], [`EmbargoPeriod`], [`Reason`], [`RuleKind`], [`Origin`], [`Scheme`]) are
+//! re-exported here, and the engine itself as [`robots`], as is the URL type of
+//! [`origin_of_url`] and [`Hop::url`] ([`Url`]), so a crawler needs no second dependency
+//! to name them.
 //!
 //! ```
 //! # use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -62,7 +63,7 @@
 //! ```
 //!
 //! Coming from texting_robots, which parses what the caller fetched: its
-//! `get_robots_url(url)` is [`Origin::of`]`(url)?.`[`robots_url()`](Origin::robots_url),
+//! `get_robots_url(url)` is [`robots_url`]`(&`[`origin_of`]`(url)?)`,
 //! and what each status means, which its README leaves to the caller, is decided here
 //! as the table below says. A site that cannot be reached is an answer, not an error:
 //!
@@ -97,7 +98,8 @@
 //! | unreachable for 30 days (configurable) | unreachable | allow all, or the cached copy ([`AfterOutage`]) |
 //!
 //! # Caching
-//! One entry per [`Origin`] (scheme, lower-cased host, port with defaults filled in). An
+//! One entry per [`Origin`] (scheme, lower-cased host, port with defaults filled in,
+//! read by [`origin_of`] as the HTTP client reads the URL, IDNA included). An
 //! entry is fresh for its RFC 9111 §4.2 lifetime (`Cache-Control: max-age`, else
 //! `Expires`), never more than 24 hours (RFC 9309 §2.4; [`Config::max_freshness`]); a
 //! stale 2xx copy is revalidated with `If-None-Match` / `If-Modified-Since`, and a 304
@@ -160,7 +162,9 @@ mod resolve;
 mod usage;
 
 pub use robots;
-pub use robots::{Agent, Embargo, EmbargoPeriod, Options, Profile, Reason, RuleKind};
+pub use robots::{
+    Agent, Embargo, EmbargoPeriod, Options, Origin, Profile, Reason, RuleKind, Scheme,
+};
 pub use url::Url;
 
 pub use answer::{Answer, BodySize, DecidingRule, Decision};
@@ -170,7 +174,7 @@ pub use config::{AfterOutage, Config, TooManyRequests};
 pub use error::Error;
 pub use fetcher::Fetcher;
 pub use freshness::Freshness;
-pub use origin::{Origin, Scheme};
+pub use origin::{origin_of, origin_of_url, robots_url};
 pub use outcome::{Fallback, Hop, Rules, Source, Unavailable, Unreachable};
 pub use pacer::Pacer;
 /// Response headers, as [`content_usage_header`] reads them (`reqwest`'s, from `http`).

@@ -20,9 +20,9 @@ use crate::{Answer, Origin};
 /// ```
 /// # #[tokio::main(flavor = "current_thread")] async fn main() {
 /// use std::time::Duration;
-/// use robots_fetch::{Origin, Pacer};
+/// use robots_fetch::{origin_of, Pacer};
 /// let pacer = Pacer::new(Duration::from_secs(10));
-/// let origin = Origin::of("https://example.com/").unwrap();
+/// let origin = origin_of("https://example.com/").unwrap();
 /// pacer.wait(&origin, None).await; // no Crawl-delay: no wait
 /// # }
 /// ```
@@ -120,7 +120,7 @@ mod tests {
     use super::*;
 
     fn origin(host: &str) -> Origin {
-        Origin::of(&format!("https://{host}/")).unwrap()
+        crate::origin_of(&format!("https://{host}/")).unwrap()
     }
 
     #[tokio::test(start_paused = true)]

@@ -11,13 +11,14 @@ mod agent;
 mod errors;
 mod explain;
 mod finding;
+mod origin;
 mod parsed;
 mod response;
 mod verdict;
 
 use pyo3::prelude::*;
 
-/// The extension module: the classes and `from_response`.
+/// The extension module: the classes, `from_response` and `origin_of`.
 #[pymodule]
 fn _robots(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent::PyAgent>()?;
@@ -26,6 +27,7 @@ fn _robots(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<parsed::PyRequestRate>()?;
     m.add_class::<finding::PyFinding>()?;
     m.add_function(wrap_pyfunction!(response::from_response, m)?)?;
+    m.add_function(wrap_pyfunction!(origin::origin_of, m)?)?;
     m.add_function(wrap_pyfunction!(parsed::_rebuild, m)?)?;
     m.add("MIN_PARSE_LIMIT", robots::MIN_PARSE_LIMIT)?;
     m.add("MAX_PARSE_LIMIT", robots::MAX_PARSE_LIMIT)?;

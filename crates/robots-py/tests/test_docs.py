@@ -7,7 +7,8 @@ import pytest
 import robots
 import robots.scrapy
 
-DOCUMENTED = [robots, robots.Robots, robots.Agent, robots.from_response, robots.scrapy.RobotParser]
+DOCUMENTED = [robots, robots.Robots, robots.Agent, robots.from_response, robots.origin_of,
+              robots.scrapy.RobotParser]
 
 
 @pytest.mark.parametrize("obj", DOCUMENTED, ids=lambda o: getattr(o, "__name__", repr(o)))

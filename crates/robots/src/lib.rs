@@ -26,6 +26,8 @@
 //!   [`Robots::content_signal`] its groups' Content-Signal ([`ContentSignal`]);
 //!   [`Preferences::from_header_lines`] reads the `Content-Usage` HTTP header, and
 //!   [`Preferences::combine`] combines it with robots.txt.
+//! - [`Origin::of`] gives the origin a URL's robots.txt is fetched from (RFC 9309 §2.3:
+//!   scheme, host, port), and [`Origin::robots_txt_url`] its robots.txt's URL.
 //!
 //! ```
 //! use robots::{Agent, EmbargoPeriod, Robots};
@@ -91,7 +93,7 @@
 //! | | `rp.visit_time(agent)` | [`robots.group_for(&agent)`](Robots::group_for)[`.records()`](AgentGroups::records)`.find(\|r\| r.is("visit-time"))`, the value as written |
 //! | `robot.sitemaps` | `rp.sitemaps` | [`robots.sitemaps()`](Robots::sitemaps) |
 //! | | `rp.preferred_host` | [`robots.host()`](Robots::host) |
-//! | `get_robots_url(url)` | | `robots_fetch::Origin::of(url)?.robots_url()` |
+//! | `get_robots_url(url)` | | [`Origin::of`]`(url)?.`[`robots_txt_url()`](Origin::robots_txt_url) (`robots_fetch::origin_of` reads the host as the WHATWG URL Standard does, IDNA included) |
 //!
 //! The file of Protego's README, with a Visit-time line added, asked the same questions:
 //!
@@ -312,7 +314,7 @@ mod octets;
 mod simd;
 mod user_agent;
 // The vocabulary of robots.txt: profiles, lines and directives, normalised paths and
-// patterns, crawlers, embargoes, verdicts and AI usage preferences.
+// patterns, crawlers, embargoes, verdicts, AI usage preferences and origins.
 mod across_query;
 mod advice;
 mod agent;
@@ -323,6 +325,7 @@ mod directive;
 mod embargo;
 mod lines;
 mod normalize;
+mod origin;
 mod pattern;
 mod url;
 mod verdict;
@@ -356,6 +359,7 @@ pub use explain::{EmbargoAllowUse, Explanation, RuleMatch};
 pub use finding::escaped;
 pub use group::{AgentGroups, Group, Record};
 pub use lines::source_lines;
+pub use origin::{Origin, OriginError, Scheme};
 pub use preferences::{ContentSignal, ContentUsage};
 pub use robots::{Options, RequestRate, Robots, Unread, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use rule_index::RuleIndex;

@@ -9,7 +9,7 @@ use crate::capture::{self, Response, RevisitRecord, RobotsBody};
 use crate::digest::{Algorithm, Check, Declared, Digest};
 use crate::redirect;
 use crate::time::Timestamp;
-use crate::url::{surt, Origin};
+use crate::url::surt;
 use crate::warc::Fields;
 use crate::Error;
 
@@ -51,8 +51,8 @@ fn insert_capture(
     row: &Row<'_>,
     (same, content): (&str, Option<&str>),
 ) -> Result<(Indexed, i64), Error> {
-    let origin = Origin::of(row.url)
-        .map(|o| o.as_str().to_owned())
+    let origin = robots::Origin::of(row.url)
+        .map(|o| o.key())
         .unwrap_or_default();
     let insert = |record_id: Option<&str>| {
         exec(
@@ -142,9 +142,7 @@ pub(crate) fn index_response(
             params![url, digest],
         )?;
     }
-    let origin = Origin::of(url)
-        .map(|o| o.as_str().to_owned())
-        .unwrap_or_default();
+    let origin = robots::Origin::of(url).map(|o| o.key()).unwrap_or_default();
     let status = response.head.status;
     // A 1xx capture of robots.txt says nothing about the rules. A 3xx one is followed
     // (RFC 9309 §2.3.1.2) to the capture of its target, which a crawler that follows

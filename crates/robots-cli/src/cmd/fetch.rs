@@ -7,7 +7,9 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use robots::{Agent, Availability, Severity};
-use robots_fetch::{Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests};
+use robots_fetch::{
+    origin_of, robots_url, Answer, Config, Decision, Fetcher, Origin, Rules, TooManyRequests,
+};
 use robots_present::reasons::blanket_phrase;
 use robots_present::Patterns;
 use url::Url;
@@ -211,7 +213,7 @@ fn targets(first: &str, more: &[String]) -> Result<Vec<(Origin, Vec<String>)>> {
         } else {
             raw.to_owned()
         };
-        let origin = Origin::of(&url)?;
+        let origin = origin_of(&url)?;
         match groups.iter_mut().find(|(o, _)| *o == origin) {
             Some((_, urls)) => urls.push(url),
             None => groups.push((origin, vec![url])),
@@ -268,7 +270,7 @@ fn report_json<'a>(answer: &'a Answer, agents: &'a [Agent]) -> String {
     let delay = |agent| answer.crawl_delay(agent).map(|d| d.as_secs_f64());
     let json = ReportJson {
         origin: answer.origin().to_string(),
-        robots_url: answer.origin().robots_url().to_string(),
+        robots_url: robots_url(answer.origin()).to_string(),
         source: answer.source().name(),
         detail: answer.source().to_string(),
         chain: answer
@@ -317,7 +319,7 @@ fn report_text(
 ) -> String {
     let mut text = format!(
         "{}  {}\n",
-        style.yellow(&printable(answer.origin().robots_url().as_str())),
+        style.yellow(&printable(robots_url(answer.origin()).as_str())),
         printable(&answer.source().to_string())
     );
     for hop in answer.chain() {

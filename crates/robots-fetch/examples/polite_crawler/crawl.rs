@@ -9,7 +9,7 @@ use std::fmt;
 use std::time::SystemTime;
 
 use anyhow::Context;
-use robots_fetch::{Agent, DecidingRule, Fetcher, Origin, Pacer, Url};
+use robots_fetch::{origin_of_url, Agent, DecidingRule, Fetcher, Origin, Pacer, Url};
 
 /// What the crawler did with one URL: one line of its output.
 #[derive(Debug)]
@@ -74,7 +74,7 @@ impl Crawler {
         let start = Url::parse(start).with_context(|| {
             format!("`{start}`: give an absolute URL, e.g. https://example.com/")
         })?;
-        let origin = Origin::from_url(&start)?;
+        let origin = origin_of_url(&start)?;
         let mut queue = VecDeque::from([start.clone()]);
         let mut seen = HashSet::from([start.clone()]);
 
@@ -175,7 +175,7 @@ fn between<'t>(text: &'t str, open: &'t str, close: &'t str) -> impl Iterator<It
 fn same_origin(origin: &Origin, base: &Url, link: &str) -> Option<Url> {
     let mut url = base.join(link).ok()?;
     url.set_fragment(None);
-    (Origin::from_url(&url).ok()? == *origin).then_some(url)
+    (origin_of_url(&url).ok()? == *origin).then_some(url)
 }
 
 /// Queues `link`, resolved against `base`, unless it leaves the origin or was seen before.

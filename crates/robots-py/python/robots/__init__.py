@@ -27,6 +27,7 @@ from ._robots import (
     Robots,
     Verdict,
     from_response,
+    origin_of,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "Robots",
     "Verdict",
     "from_response",
+    "origin_of",
 ]

@@ -135,3 +135,10 @@ def from_response(
     allow everything; 5xx, other statuses and ``None`` (no answer) disallow everything
     but ``/robots.txt``.
     """
+
+def origin_of(url: str) -> Optional[str]:
+    """``scheme://host[:port]`` of an absolute http(s) URL (RFC 9309 §2.3), lower-cased,
+    the default port left out, an IPv6 address in brackets; ``None`` for anything else.
+
+    The engine's reading (``robots::Origin::of``): the host as written, no IDNA.
+    """

@@ -34,33 +34,14 @@ from typing import Iterable, Iterator, Optional, Sequence
 from urllib.parse import urljoin, urlsplit
 
 # Absolute, so that `spark-submit .../robots/spark.py` runs this file as a script too.
-from robots import Agent, from_response
+# `origin_of` is the engine's reading (robots::Origin::of), so that captures and URLs are
+# keyed by origin (RFC 9309 §2.3) as the Rust crates key them.
+from robots import Agent, from_response, origin_of
 
 #: RFC 9309 §2.3.1.2: crawlers SHOULD follow at least five consecutive redirects.
 MAX_REDIRECTS = 5
 
 VERDICT_FIELDS = ["url", "agent", "allowed", "line", "rule", "reason", "embargo_days"]
-
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def origin_of(url: str) -> Optional[str]:
-    """``scheme://host[:port]`` of an absolute http(s) URL, lower-cased, its default port
-    dropped; ``None`` for anything else. robots.txt applies per origin (RFC 9309 §2.3)."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        return None
-    host = parts.hostname.lower()
-    if ":" in host:  # an IPv6 literal keeps its brackets
-        host = f"[{host}]"
-    if port is None or port == _DEFAULT_PORTS[scheme]:
-        return f"{scheme}://{host}"
-    return f"{scheme}://{host}:{port}"
 
 
 def _captures_in(path: str) -> Iterator[tuple]:
