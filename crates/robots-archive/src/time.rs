@@ -468,6 +468,22 @@ mod tests {
         -62_167_219_200..253_402_300_800
     }
 
+    /// The first second of year 0000 and the last of 9999 have neighbours outside every
+    /// period, which their written forms cannot show: they are written as themselves.
+    #[test]
+    fn the_ends_of_the_four_digit_years_are_written_as_themselves() {
+        let first = Timestamp::from_unix(four_digit_years().start);
+        let last = Timestamp::from_unix(four_digit_years().end - 1);
+        assert_eq!(first.fourteen_digits(), "00000101000000");
+        assert_eq!(first.plus_secs(-1).fourteen_digits(), "00000101000000");
+        assert_eq!(last.fourteen_digits(), "99991231235959");
+        assert_eq!(last.plus_secs(1).fourteen_digits(), "99991231235959");
+        // The regression the property met: year 0000's last second, prefix `0000`.
+        let t = Timestamp::from_unix(-62_135_596_801);
+        assert_eq!(Timestamp::parse_14_digits("0000").unwrap(), first);
+        assert_eq!(Timestamp::parse_14_digits_end("0000").unwrap(), t);
+    }
+
     proptest! {
         /// Every form the archive writes reads back as the instant written, and the
         /// HTTP-date agrees with the `httpdate` crate's reading of it.
@@ -517,8 +533,16 @@ mod tests {
             prop_assert!(start <= t && t <= end, "{} in {}..={}", t, start, end);
             prop_assert!(start.fourteen_digits().starts_with(prefix));
             prop_assert!(end.fourteen_digits().starts_with(prefix));
-            prop_assert!(!start.plus_secs(-1).fourteen_digits().starts_with(prefix));
-            prop_assert!(!end.plus_secs(1).fourteen_digits().starts_with(prefix));
+            // Outside the years 0000 to 9999 an instant is written as the nearest one that
+            // can be, so a period that starts at the first such second (or ends at the
+            // last) has no neighbour written outside it.
+            let (first, last) = (four_digit_years().start, four_digit_years().end - 1);
+            if start.unix() > first {
+                prop_assert!(!start.plus_secs(-1).fourteen_digits().starts_with(prefix));
+            }
+            if end.unix() < last {
+                prop_assert!(!end.plus_secs(1).fourteen_digits().starts_with(prefix));
+            }
         }
 
         /// Any text: an instant or an error naming what was expected; never a panic.
