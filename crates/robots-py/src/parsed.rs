@@ -4,7 +4,8 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use robots::{Availability, Options, Profile, Robots};
+use robots::{Availability, Directive, Options, Profile, Robots};
+use robots_present::PreferencesJson;
 
 use crate::agent::agent_arg;
 use crate::errors::value_error;
@@ -35,6 +36,9 @@ pub struct PyRobots {
     /// The body as given, which `lint()` reads again for places and non-UTF-8 patterns
     /// are quoted from (the parsed file keeps neither).
     pub(crate) source: Box<[u8]>,
+    /// Whether the file has Content-Usage or Content-Signal lines: most have none, and
+    /// then a check does not look for AI usage preferences at all.
+    pub(crate) states_preferences: bool,
 }
 
 /// `Request-rate: n/t`: at most `requests` every `seconds`.
@@ -94,10 +98,27 @@ impl PyRobots {
     /// `source` parsed under `options`, without the GIL.
     pub fn parse(py: Python<'_>, source: Box<[u8]>, options: Options) -> PyRobots {
         let robots = py.allow_threads(|| Robots::parse_with(&source, options));
+        let states_preferences = robots.records().any(|r| {
+            matches!(
+                r.directive(),
+                Directive::ContentUsage | Directive::ContentSignal
+            )
+        });
         PyRobots {
             rules: Rules::Parsed(Box::new(robots)),
             options,
             source,
+            states_preferences,
+        }
+    }
+
+    /// The rules of a site whose robots.txt could not be read (RFC 9309 §2.3.1).
+    pub fn blanket(state: Availability, options: Options) -> PyRobots {
+        PyRobots {
+            rules: Rules::Blanket(state),
+            options,
+            source: Box::default(),
+            states_preferences: false,
         }
     }
 
@@ -110,6 +131,11 @@ impl PyRobots {
                 &robots.check_bytes(agent, url.bytes()),
                 &self.source,
                 self.options,
+                if self.states_preferences {
+                    PreferencesJson::of(robots, agent, url.bytes())
+                } else {
+                    PreferencesJson::NONE
+                },
             ),
             Rules::Blanket(state) => PyVerdict::blanket(text, url.bytes(), *state, self.options),
         }
@@ -200,8 +226,9 @@ impl PyRobots {
     }
 
     /// The verdict for `agent` (a product token or an `Agent`) on `url` (a URL or a
-    /// path): `allowed`, the deciding rule's `line`, `rule` and `pattern`, `reason`
-    /// and `embargo_days`, as `robots check --format json` writes them.
+    /// path): `allowed`, the deciding rule's `line`, `rule` and `pattern`, `reason`,
+    /// `embargo_days` and the AI usage preferences (`content_usage`, `content_signal`
+    /// and their lines), as `robots check --format json` writes them.
     fn check(&self, agent: &Bound<'_, PyAny>, url: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
         let agent = agent_arg(agent, self.options.chosen_profile())?;
         Ok(self.verdict(&agent, &url_arg(url)?))
@@ -378,9 +405,5 @@ pub fn _rebuild(
             )))
         }
     };
-    Ok(PyRobots {
-        rules: Rules::Blanket(rules),
-        options,
-        source: Box::default(),
-    })
+    Ok(PyRobots::blanket(rules, options))
 }

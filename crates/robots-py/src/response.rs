@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use robots::Availability;
 
-use crate::parsed::{body_bytes, options, PyRobots, Rules};
+use crate::parsed::{body_bytes, options, PyRobots};
 
 /// The rules for one fetch of robots.txt (after redirects): a 2xx parses `body`; a
 /// 4xx, 429 included (RFC 9309 §2.3.1.3; a crawler that reads 429 as "slow down"
@@ -45,10 +45,6 @@ pub fn from_response(
     };
     Ok(match state {
         Availability::Available => PyRobots::parse(py, source, options),
-        state => PyRobots {
-            rules: Rules::Blanket(state),
-            options,
-            source: Box::default(),
-        },
+        state => PyRobots::blanket(state, options),
     })
 }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use robots::{Availability, Options, Verdict};
-use robots_present::{blanket_reason, Patterns, VerdictJson};
+use robots_present::{blanket_reason, Pairs, Patterns, PreferencesJson, VerdictJson};
 
 use crate::parsed::blanket_allows;
 
@@ -15,22 +15,37 @@ use crate::parsed::blanket_allows;
 /// there is none. `reason` is one of `robots-txt` (/robots.txt is always allowed),
 /// `no-group`, `no-match`, `longest`, `tie-won-by-allow`, `empty-disallow` (Google
 /// profile), and for a site without a file `unavailable` or `unreachable`.
-#[pyclass(frozen, module = "robots", name = "Verdict", get_all)]
+///
+/// The AI usage preferences follow: `content_usage` (the deciding Content-Usage rule's
+/// categories, each `"y"` or `"n"`, draft-ietf-aipref-attach-05 §3; `{}` for a rule
+/// stating none; `None` when no rule applies or the URL is disallowed) with its
+/// `content_usage_line`, and `content_signal` (the agent's groups' Content-Signal keys,
+/// each `"yes"` or `"no"`) with its `content_signal_line`.
+#[pyclass(frozen, module = "robots", name = "Verdict")]
 pub struct PyVerdict {
     /// The URL as given.
+    #[pyo3(get)]
     url: Py<PyString>,
     /// Whether the URL may be fetched.
+    #[pyo3(get)]
     allowed: bool,
     /// The deciding rule's 1-based line.
+    #[pyo3(get)]
     line: Option<u32>,
     /// The deciding rule's kind.
+    #[pyo3(get)]
     rule: Option<&'static str>,
     /// The deciding rule's pattern as written; octets that are not UTF-8 as `\xE9`.
+    #[pyo3(get)]
     pattern: Option<String>,
     /// The embargo, in days, for an agent that honours it.
+    #[pyo3(get)]
     embargo_days: Option<u32>,
     /// Why, in a word.
+    #[pyo3(get)]
     reason: &'static str,
+    /// The AI usage preferences, in the fields of `robots check --format json`.
+    preferences: PreferencesJson,
 }
 
 impl PyVerdict {
@@ -41,6 +56,7 @@ impl PyVerdict {
         verdict: &Verdict<'_>,
         source: &[u8],
         options: Options,
+        preferences: PreferencesJson,
     ) -> PyVerdict {
         // The words of `robots check --format json`, from the layer that writes them.
         let words = VerdictJson::new("", verdict);
@@ -54,6 +70,7 @@ impl PyVerdict {
                 .map(|r| Patterns::one(r, source, options).into_owned()),
             embargo_days: words.embargo_days,
             reason: words.reason,
+            preferences,
         }
     }
 
@@ -74,6 +91,7 @@ impl PyVerdict {
             pattern: None,
             embargo_days: None,
             reason: blanket_reason(state, allowed).unwrap_or_else(|| state.name()),
+            preferences: PreferencesJson::NONE,
         }
     }
 }
@@ -90,7 +108,36 @@ impl PyVerdict {
         d.set_item("pattern", &self.pattern)?;
         d.set_item("embargo_days", self.embargo_days)?;
         d.set_item("reason", self.reason)?;
+        d.set_item("content_usage", self.content_usage(py)?)?;
+        d.set_item("content_usage_line", self.preferences.content_usage_line)?;
+        d.set_item("content_signal", self.content_signal(py)?)?;
+        d.set_item("content_signal_line", self.preferences.content_signal_line)?;
         Ok(d)
+    }
+
+    /// The deciding Content-Usage rule's categories (`{"train-ai": "n"}`), `{}` for a
+    /// rule that states none, `None` when no rule applies or the URL is disallowed.
+    #[getter]
+    fn content_usage<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        pairs(py, self.preferences.content_usage.as_ref())
+    }
+
+    /// The deciding Content-Usage line (the first, when rules of one length combine).
+    #[getter]
+    fn content_usage_line(&self) -> Option<u32> {
+        self.preferences.content_usage_line
+    }
+
+    /// The Content-Signal keys of the agent's groups (`{"ai-train": "no"}`), or `None`.
+    #[getter]
+    fn content_signal<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        pairs(py, self.preferences.content_signal.as_ref())
+    }
+
+    /// The Content-Signal line.
+    #[getter]
+    fn content_signal_line(&self) -> Option<u32> {
+        self.preferences.content_signal_line
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -106,4 +153,17 @@ impl PyVerdict {
             self.reason
         ))
     }
+}
+
+/// Key and value pairs as a dict in their order; `None` for none.
+fn pairs<'py>(py: Python<'py>, pairs: Option<&Pairs>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    pairs
+        .map(|pairs| {
+            let d = PyDict::new(py);
+            for (k, v) in &pairs.0 {
+                d.set_item(k, v)?;
+            }
+            Ok(d)
+        })
+        .transpose()
 }

@@ -52,21 +52,33 @@ def test_embargo_applies_to_an_agent_that_honours_it():
 
 def test_to_dict_has_the_keys_of_robots_check_json_in_order():
     v = robots.Robots(BODY).check("ExampleBot", "/private")
-    assert list(v.to_dict()) == ["url", "allowed", "line", "rule", "pattern", "embargo_days", "reason"]
+    assert list(v.to_dict()) == ["url", "allowed", "line", "rule", "pattern", "embargo_days", "reason",
+                                 "content_usage", "content_usage_line", "content_signal",
+                                 "content_signal_line"]
 
 
-# The AI usage preferences `robots check` writes after a verdict's fields (issue 61) are
-# not in the bindings' Verdict yet (docs/python.md): the verdict's fields are compared.
-PREFERENCES = ("content_usage", "content_usage_line", "content_signal", "content_signal_line")
-
-
-def verdict_fields(line):
-    return {k: v for k, v in json.loads(line).items() if k not in PREFERENCES}
+def test_ai_usage_preferences_beside_the_verdict():
+    body = (b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private\n"
+            b"Content-Usage: /blog train-ai=n\nContent-Usage: /blog/open\n")
+    r = robots.Robots(body)
+    v = r.check("ExampleBot", "/blog/a")
+    assert (v.content_usage, v.content_usage_line) == ({"train-ai": "n"}, 4)
+    assert (v.content_signal, v.content_signal_line) == ({"search": "yes", "ai-train": "no"}, 2)
+    assert r.check("ExampleBot", "/blog/open/1").content_usage == {}
+    # A disallowed URL has no preferences (attach-05 §3.1); the group's signal stands.
+    v = r.check("ExampleBot", "/private/x")
+    assert (v.allowed, v.content_usage, v.content_signal_line) == (False, None, 2)
+    # A file without them, and a site without a file, give None throughout.
+    for v in [robots.Robots(BODY).check("ExampleBot", "/a"),
+              robots.from_response(404, None).check("ExampleBot", "/a")]:
+        assert (v.content_usage, v.content_usage_line, v.content_signal, v.content_signal_line) == (
+            None, None, None, None)
 
 
 def test_same_json_as_robots_check(tmp_path, robots_cli):
     path = tmp_path / "robots.txt"
-    body = BODY + b"User-agent: Latin\nDisallow: /caf\xe9\nDisallow: /x*\nAllow: /x$\n"
+    body = BODY + (b"User-agent: Latin\nDisallow: /caf\xe9\nDisallow: /x*\nAllow: /x$\n"
+                   b"Content-Usage: /x train-ai=n, search=y\nContent-Signal: ai-input=no\n")
     path.write_bytes(body)
     urls = ["/private/a", "/private/open", "/robots.txt", "/a", "/caf%E9", "/x", "/xy"]
     for agent, embargo in [("ExampleBot", False), ("ArchiveBot", True), ("Latin", False)]:
@@ -74,7 +86,7 @@ def test_same_json_as_robots_check(tmp_path, robots_cli):
         if embargo:
             args.append("--embargo")
         out = subprocess.run(args + urls, check=True, capture_output=True).stdout
-        expected = [verdict_fields(line) for line in out.splitlines()]
+        expected = [json.loads(line) for line in out.splitlines()]
         r = robots.Robots(body)
         got = [r.check(robots.Agent(agent, embargo=embargo), u).to_dict() for u in urls]
         assert got == expected
@@ -83,7 +95,7 @@ def test_same_json_as_robots_check(tmp_path, robots_cli):
         args = [robots_cli, "check", "--robots", path, "--agent", agent, "--format", "json",
                 "--profile", "google"]
         out = subprocess.run(args + urls, check=True, capture_output=True).stdout
-        expected = [verdict_fields(line) for line in out.splitlines()]
+        expected = [json.loads(line) for line in out.splitlines()]
         r = robots.Robots(body, profile="google")
         assert [r.check(agent, u).to_dict() for u in urls] == expected
 

@@ -57,11 +57,13 @@ def test_spark_job_in_local_mode(tmp_path):
         ("http://g.example/robots.txt", 302, [("Location", "/missing.txt")], b""),
         ("http://h.example/robots.txt", 200, text,
          b"User-agent: *\nArchive-Embargo: w\nEmbargo-Allow: /news\nDisallow: /\n"),
+        ("http://i.example/robots.txt", 200, text,
+         b"User-agent: *\nContent-Usage: /data train-ai=n\nContent-Signal: search=yes\nDisallow: /x\n"),
     ])
     urls = ["http://a.example/private/1", "http://a.example/open", "http://b.example/p",
             "http://b.example/robots.txt", "http://c.example/p", "http://d.example/x/1",
             "http://d.example/y", "http://e.example/p", "http://f.example/p", "http://g.example/p",
-            "http://h.example/news/1"]
+            "http://h.example/news/1", "http://i.example/data/1", "http://i.example/x"]
     (tmp_path / "urls.txt").write_text("\n".join(urls) + "\n")
     out = tmp_path / "out"
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
@@ -75,7 +77,8 @@ def test_spark_job_in_local_mode(tmp_path):
     rows = [json.loads(line) for part in sorted(out.glob("part-*")) for line in part.read_text().splitlines()]
     got = {(r["url"], r["agent"]): r for r in rows}
     assert len(rows) == len(urls) * 2 == len(got)
-    assert all(list(r) == ["url", "agent", "allowed", "line", "rule", "reason", "embargo_days"] for r in rows)
+    assert all(list(r) == ["url", "agent", "allowed", "line", "rule", "reason", "embargo_days",
+                           "content_usage", "content_signal"] for r in rows)
 
     def verdict(url, agent="OtherBot"):
         r = got[(url, agent)]
@@ -100,6 +103,13 @@ def test_spark_job_in_local_mode(tmp_path):
     assert verdict("http://h.example/news/1") == (True, 3, "embargo-allow", "longest")
     assert got[("http://h.example/news/1", "OtherBot")]["embargo_days"] == 7
     assert got[("http://a.example/open", "OtherBot")]["embargo_days"] is None
+    # The AI usage preferences beside the verdict: none for a disallowed URL's content.
+    data = got[("http://i.example/data/1", "OtherBot")]
+    assert (data["content_usage"], data["content_signal"]) == ({"train-ai": "n"}, {"search": "yes"})
+    blocked = got[("http://i.example/x", "OtherBot")]
+    assert (blocked["allowed"], blocked["content_usage"], blocked["content_signal"]) == (
+        False, None, {"search": "yes"})
+    assert got[("http://a.example/open", "OtherBot")]["content_usage"] is None
 
 
 def test_spark_submit_runs_the_same_file(tmp_path):

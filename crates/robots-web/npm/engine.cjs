@@ -130,10 +130,11 @@ function packed(file, crawler, url) {
 
 /**
  * `{ allowed, line, rule, pattern, reason, embargoDays }` from a packed verdict
- * (crates/robots-web/src/packed.rs); `patterns` keeps the patterns of `file` by line,
- * asked of the engine once each.
+ * (crates/robots-web/src/packed.rs), then the AI usage preferences from `preferences`
+ * (the engine's JSON for them, parsed; `null` for none); `patterns` keeps the patterns
+ * of `file` by line, asked of the engine once each.
  */
-function unpack(code, file, patterns) {
+function unpack(code, file, patterns, preferences) {
   const low = code % 65536;
   const line = (code - low) / 65536;
   const rule = NAMES.rules[(low >> 4) & 3];
@@ -153,6 +154,10 @@ function unpack(code, file, patterns) {
     pattern,
     reason: NAMES.reasons[(low >> 1) & 7],
     embargoDays: days === 0 ? null : days,
+    contentUsage: preferences?.content_usage ?? null,
+    contentUsageLine: preferences?.content_usage_line ?? null,
+    contentSignal: preferences?.content_signal ?? null,
+    contentSignalLine: preferences?.content_signal_line ?? null,
   };
 }
 

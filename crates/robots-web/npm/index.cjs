@@ -20,6 +20,9 @@ class Robots {
   #file;
   #profile;
   #patterns = null;
+  // Whether the file has Content-Usage or Content-Signal lines, asked once: most have
+  // none, and their checks then ask nothing more of the engine.
+  #statesPreferences = null;
 
   constructor(file, token, profile) {
     if (token !== made) {
@@ -66,13 +69,18 @@ class Robots {
   /**
    * The verdict for `url` (absolute, or a path) for the crawler `agent` (its product
    * token, or a User-Agent header): `{ allowed, line, rule, pattern, reason,
-   * embargoDays }`, the fields of `robots check --format json`. `{ embargo: true }`
-   * for a crawler honouring Archive-Embargo (RFC 9309 profile only).
+   * embargoDays, contentUsage, contentUsageLine, contentSignal, contentSignalLine }`,
+   * the fields of `robots check --format json`. `{ embargo: true }` for a crawler
+   * honouring Archive-Embargo (RFC 9309 profile only).
    */
   check(agent, url, options) {
-    const code = packed(this.#file, crawler(agent, this.#profile, embargoOf(options)), urlOf(url));
+    const made = crawler(agent, this.#profile, embargoOf(options));
+    const text = urlOf(url);
+    const code = packed(this.#file, made, text);
     this.#patterns ??= new Map();
-    return unpack(code, this.#file, this.#patterns);
+    this.#statesPreferences ??= this.#file.states_preferences();
+    const preferences = this.#statesPreferences ? JSON.parse(this.#file.preferences(made, text)) : null;
+    return unpack(code, this.#file, this.#patterns, preferences);
   }
 
   /** Only whether `url` may be crawled: `check(agent, url).allowed`, without the rest. */

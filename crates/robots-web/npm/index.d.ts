@@ -37,6 +37,18 @@ export interface Verdict {
   reason: Reason;
   /** For a crawler honouring Archive-Embargo: the embargo on what it fetches, in days. */
   embargoDays: number | null;
+  /**
+   * The deciding Content-Usage rule's categories, each `'y'` or `'n'`
+   * (draft-ietf-aipref-attach-05 §3): `{ 'train-ai': 'n' }`; `{}` for a rule stating
+   * none; `null` when no rule applies or the URL is disallowed.
+   */
+  contentUsage: Record<string, 'y' | 'n'> | null;
+  /** The deciding Content-Usage line (the first, when rules of one length combine). */
+  contentUsageLine: number | null;
+  /** The Content-Signal keys of the crawler's groups, each `'yes'` or `'no'`. */
+  contentSignal: Record<string, 'yes' | 'no'> | null;
+  /** The Content-Signal line. */
+  contentSignalLine: number | null;
 }
 
 export interface Diagnostic {

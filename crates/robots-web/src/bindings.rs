@@ -208,14 +208,7 @@ impl RobotsFile {
     /// The verdict for `url` packed into a number (see `packed_names`), for a crawler
     /// made for this file's profile.
     pub fn packed(&self, crawler: &Crawler, url: &str) -> Result<f64, JsError> {
-        let file = self.tester.robots().profile();
-        if crawler.profile != file {
-            return Err(WebError::ProfileMismatch {
-                made: crawler.profile.name(),
-                file: file.name(),
-            }
-            .into());
-        }
+        self.made_for_this_file(crawler)?;
         Ok(self.tester.packed(&crawler.named, url.as_bytes()))
     }
 
@@ -231,6 +224,33 @@ impl RobotsFile {
         let bytes =
             unsafe { std::slice::from_raw_parts(URL.0.get().cast::<u8>(), len.min(URL_BUFFER)) };
         self.tester.packed(&crawler.named, bytes)
+    }
+
+    /// An error unless `crawler` was made for this file's profile (the names are read
+    /// per profile).
+    fn made_for_this_file(&self, crawler: &Crawler) -> Result<(), WebError> {
+        let file = self.tester.robots().profile();
+        if crawler.profile != file {
+            return Err(WebError::ProfileMismatch {
+                made: crawler.profile.name(),
+                file: file.name(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the file states AI usage preferences (Content-Usage or Content-Signal
+    /// lines); `preferences` is worth asking only when it does.
+    pub fn states_preferences(&self) -> bool {
+        self.tester.states_preferences()
+    }
+
+    /// JSON: `{content_usage, content_usage_line, content_signal, content_signal_line}`
+    /// for `url` and a crawler made for this file's profile, as `robots check` writes
+    /// them after a verdict.
+    pub fn preferences(&self, crawler: &Crawler, url: &str) -> Result<String, JsError> {
+        self.made_for_this_file(crawler)?;
+        Ok(self.tester.preferences(&crawler.named, url.as_bytes()))
     }
 
     /// The pattern of the rule on `line` (a packed verdict names its rule by line).

@@ -1,7 +1,7 @@
 //! The tester's four questions (parse, check, explain, lint) as plain Rust that answers
 //! in JSON, so they are tested natively; the WebAssembly bindings only forward to them.
 
-use robots::{Options, Profile, Robots};
+use robots::{Directive, Options, Profile, Robots};
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::time::Duration;
@@ -156,6 +156,27 @@ impl Tester {
                 self.availability,
                 std::str::from_utf8(url).is_ok_and(|url| self.robots.profile().always_allows(url)),
             ),
+        }
+    }
+
+    /// Whether the file has Content-Usage or Content-Signal lines: the npm package asks
+    /// [`Tester::preferences`] only of a file that does, so most checks pay nothing.
+    pub fn states_preferences(&self) -> bool {
+        self.robots.records().any(|r| {
+            matches!(
+                r.directive(),
+                Directive::ContentUsage | Directive::ContentSignal
+            )
+        })
+    }
+
+    /// The AI usage preferences `agent` is given for `url` (octets, as
+    /// [`Tester::packed`] reads them), as JSON in the fields `robots check` writes after
+    /// a verdict; none when no file was read.
+    pub fn preferences(&self, agent: &NamedAgent, url: &[u8]) -> String {
+        match self.availability {
+            Availability::Parsed => to_json(&PreferencesJson::of(&self.robots, &agent.agent, url)),
+            _ => to_json(&PreferencesJson::NONE),
         }
     }
 

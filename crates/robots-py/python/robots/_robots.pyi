@@ -42,6 +42,12 @@ class Verdict:
     ``reason`` is ``robots-txt``, ``no-group``, ``no-match``, ``longest``,
     ``tie-won-by-allow``, ``empty-disallow`` (Google profile), or for a site without a
     file to read ``unavailable`` (all allowed) or ``unreachable`` (all disallowed).
+
+    The AI usage preferences follow: ``content_usage`` (the deciding Content-Usage
+    rule's categories, each ``"y"`` or ``"n"``; ``{}`` for a rule stating none; ``None``
+    when no rule applies or the URL is disallowed) with ``content_usage_line``, and
+    ``content_signal`` (the agent's groups' Content-Signal keys, each ``"yes"`` or
+    ``"no"``) with ``content_signal_line``.
     """
 
     @property
@@ -58,6 +64,14 @@ class Verdict:
     def embargo_days(self) -> Optional[int]: ...
     @property
     def reason(self) -> str: ...
+    @property
+    def content_usage(self) -> Optional[dict[str, Literal["y", "n"]]]: ...
+    @property
+    def content_usage_line(self) -> Optional[int]: ...
+    @property
+    def content_signal(self) -> Optional[dict[str, Literal["yes", "no"]]]: ...
+    @property
+    def content_signal_line(self) -> Optional[int]: ...
     def to_dict(self) -> dict[str, object]:
         """The verdict as ``robots check --format json`` writes it, keys in its order."""
 

@@ -9,8 +9,9 @@ Reads every robots.txt capture (``response`` records, any status) from the WARC 
 follows each origin's redirects through the captured records (up to 5 hops, RFC 9309
 §2.3.1.2), reads the final status as ``robots.from_response`` does (RFC 9309 §2.3.1),
 joins the URLs of ``--urls`` (one a line) to their origin's robots.txt, and writes JSON
-lines with ``url``, ``agent``, ``allowed``, ``line``, ``rule``, ``reason`` and
-``embargo_days`` into ``DIR`` (Spark's part files). An origin with no capture, or whose
+lines with ``url``, ``agent``, ``allowed``, ``line``, ``rule``, ``reason``,
+``embargo_days`` and the AI usage preferences ``content_usage`` and ``content_signal``
+(as ``Verdict`` gives them) into ``DIR`` (Spark's part files). An origin with no capture, or whose
 redirect leads to a URL not captured, gets ``allowed`` null and reason
 ``no-robots-txt``.
 
@@ -41,7 +42,8 @@ from robots import Agent, from_response, origin_of
 #: RFC 9309 §2.3.1.2: crawlers SHOULD follow at least five consecutive redirects.
 MAX_REDIRECTS = 5
 
-VERDICT_FIELDS = ["url", "agent", "allowed", "line", "rule", "reason", "embargo_days"]
+VERDICT_FIELDS = ["url", "agent", "allowed", "line", "rule", "reason", "embargo_days",
+                  "content_usage", "content_signal"]
 
 
 def _captures_in(path: str) -> Iterator[tuple]:
@@ -154,7 +156,7 @@ def _verdicts(agent_names: Sequence[str], profile: str, embargo: bool, max_bytes
         if not robots:
             for url in urls:
                 for name, _ in agents:
-                    yield (url, name, None, None, None, "no-robots-txt", None)
+                    yield (url, name, None, None, None, "no-robots-txt", None, None, None)
             return
         status, body = robots[0]
         rules = from_response(status, body if status is not None and 200 <= status < 300 else None,
@@ -162,7 +164,8 @@ def _verdicts(agent_names: Sequence[str], profile: str, embargo: bool, max_bytes
         for name, agent in agents:
             for url in urls:
                 v = rules.check(agent, url)
-                yield (url, name, v.allowed, v.line, v.rule, v.reason, v.embargo_days)
+                yield (url, name, v.allowed, v.line, v.rule, v.reason, v.embargo_days,
+                       v.content_usage, v.content_signal)
 
     return check
 
@@ -172,8 +175,12 @@ def check_urls(captures, urls, agents: Sequence[str], profile: str = "rfc9309", 
     """The verdict of each URL of `urls` (a DataFrame with a ``url`` column) for each of
     `agents`, from the robots.txt `captures` (``read_robots_warcs``'s columns): a
     DataFrame of ``url``, ``agent``, ``allowed``, ``line``, ``rule``, ``reason``,
-    ``embargo_days``. Partitioned by origin: one parse per origin."""
-    from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField, StructType
+    ``embargo_days``, and the AI usage preferences ``content_usage`` (category to ``y`` or
+    ``n``: whether the page may be used to train AI, draft-ietf-aipref-vocab) and
+    ``content_signal`` (key to ``yes`` or ``no``), as ``Verdict`` gives them. Partitioned
+    by origin: one parse per origin."""
+    from pyspark.sql.types import (BooleanType, IntegerType, MapType, StringType, StructField,
+                                   StructType)
 
     # Checked on the driver, so that a bad profile or agent fails before any task runs.
     from_response(200, b"", profile=profile, max_bytes=max_bytes)
@@ -198,6 +205,8 @@ def check_urls(captures, urls, agents: Sequence[str], profile: str = "rfc9309", 
         StructField("rule", StringType(), True),
         StructField("reason", StringType(), False),
         StructField("embargo_days", IntegerType(), True),
+        StructField("content_usage", MapType(StringType(), StringType()), True),
+        StructField("content_signal", MapType(StringType(), StringType()), True),
     ])
     return spark.createDataFrame(rows, schema)
 

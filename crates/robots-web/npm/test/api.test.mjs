@@ -25,16 +25,19 @@ Host: Example.com
 Disalow: /typo
 `;
 
+// A verdict's AI usage preferences when the file states none.
+const NONE = { contentUsage: null, contentUsageLine: null, contentSignal: null, contentSignalLine: null };
+
 test('check answers with the fields of robots check --format json', () => {
   const robots = Robots.parse(FILE);
   assert.deepEqual(robots.check('ExampleBot', 'https://example.com/private/x'), {
-    allowed: false, line: 2, rule: 'disallow', pattern: '/private/', reason: 'longest', embargoDays: null,
+    allowed: false, line: 2, rule: 'disallow', pattern: '/private/', reason: 'longest', embargoDays: null, ...NONE,
   });
   assert.deepEqual(robots.check('ExampleBot', '/private/open/1'), {
-    allowed: true, line: 3, rule: 'allow', pattern: '/private/open', reason: 'longest', embargoDays: null,
+    allowed: true, line: 3, rule: 'allow', pattern: '/private/open', reason: 'longest', embargoDays: null, ...NONE,
   });
   assert.deepEqual(robots.check('ExampleBot', '/elsewhere'), {
-    allowed: true, line: null, rule: null, pattern: null, reason: 'no-match', embargoDays: null,
+    allowed: true, line: null, rule: null, pattern: null, reason: 'no-match', embargoDays: null, ...NONE,
   });
   assert.equal(robots.check('ExampleBot', new URL('https://example.com/robots.txt')).reason, 'robots-txt');
   assert.equal(robots.isAllowed('ExampleBot', '/private/x'), false);
@@ -44,16 +47,36 @@ test('check answers with the fields of robots check --format json', () => {
 test('an archive crawler honouring Archive-Embargo gets the embargo in days', () => {
   const robots = Robots.parse(FILE);
   assert.deepEqual(robots.check('ExampleArchiver', '/news/today', { embargo: true }), {
-    allowed: true, line: 8, rule: 'embargo-allow', pattern: '/news/', reason: 'longest', embargoDays: 31,
+    allowed: true, line: 8, rule: 'embargo-allow', pattern: '/news/', reason: 'longest', embargoDays: 31, ...NONE,
   });
   // Without declaring it, the archiver is one crawler among others: Disallow: / decides.
   assert.deepEqual(robots.check('ExampleArchiver', '/news/today'), {
-    allowed: false, line: 9, rule: 'disallow', pattern: '/', reason: 'longest', embargoDays: null,
+    allowed: false, line: 9, rule: 'disallow', pattern: '/', reason: 'longest', embargoDays: null, ...NONE,
   });
   assert.throws(
     () => Robots.parse(FILE, { profile: 'google' }).check('ExampleArchiver', '/news/', { embargo: true }),
     { name: 'Error', message: /Archive-Embargo/ },
   );
+});
+
+test('check gives the AI usage preferences beside the verdict', () => {
+  const robots = Robots.parse(`User-agent: *
+Content-Signal: search=yes, ai-train=no
+Disallow: /private
+Content-Usage: /blog train-ai=n
+Content-Usage: /blog/open
+`);
+  assert.deepEqual(robots.check('ExampleBot', '/blog/a'), {
+    allowed: true, line: null, rule: null, pattern: null, reason: 'no-match', embargoDays: null,
+    contentUsage: { 'train-ai': 'n' }, contentUsageLine: 4,
+    contentSignal: { search: 'yes', 'ai-train': 'no' }, contentSignalLine: 2,
+  });
+  assert.deepEqual(robots.check('ExampleBot', '/blog/open/1').contentUsage, {});
+  // A disallowed URL has no preferences (attach-05 §3.1); the group's signal stands.
+  const blocked = robots.check('ExampleBot', '/private/x');
+  assert.equal(blocked.contentUsage, null);
+  assert.equal(blocked.contentSignalLine, 2);
+  assert.equal(Robots.fromResponse(404, null).check('ExampleBot', '/blog/a').contentSignal, null);
 });
 
 test('a User-Agent header names its crawler, and the profiles read a file differently', () => {
@@ -67,7 +90,7 @@ test('a User-Agent header names its crawler, and the profiles read a file differ
   const google = Robots.parse(body, { profile: 'google' });
   assert.equal(google.profile, 'google');
   assert.deepEqual(google.check('MJ12bot', 'https://example.com/a'), {
-    allowed: true, line: null, rule: null, pattern: null, reason: 'no-group', embargoDays: null,
+    allowed: true, line: null, rule: null, pattern: null, reason: 'no-group', embargoDays: null, ...NONE,
   });
   assert.throws(() => Robots.parse(body, { profile: 'bing' }), { message: /unknown profile `bing`/ });
 });
@@ -92,12 +115,12 @@ test('fromResponse applies RFC 9309 §2.3.1 to the status', () => {
   assert.equal(ok.check('ExampleBot', '/x').allowed, false);
   const gone = Robots.fromResponse(404, '<html>not found</html>');
   assert.deepEqual(gone.check('ExampleBot', '/x'), {
-    allowed: true, line: null, rule: null, pattern: null, reason: 'unavailable', embargoDays: null,
+    allowed: true, line: null, rule: null, pattern: null, reason: 'unavailable', embargoDays: null, ...NONE,
   });
   for (const status of [500, 503, 0]) {
     const down = Robots.fromResponse(status, 'User-agent: *\nAllow: /\n');
     assert.deepEqual(down.check('ExampleBot', '/x'), {
-      allowed: false, line: null, rule: null, pattern: null, reason: 'unreachable', embargoDays: null,
+      allowed: false, line: null, rule: null, pattern: null, reason: 'unreachable', embargoDays: null, ...NONE,
     });
     // /robots.txt itself stays allowed (RFC 9309 §2.2.2), so it may be asked again.
     assert.equal(down.check('ExampleBot', '/robots.txt').reason, 'robots-txt');
@@ -146,22 +169,22 @@ const noBinary = !existsSync(robotsBin) && process.env.CI !== 'true';
 test('check agrees with robots check --format json field for field', { skip: noBinary && 'target/debug/robots is not built (cargo build -p robots-cli)' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'robots-npm-'));
   const file = join(dir, 'robots.txt');
-  writeFileSync(file, FILE);
+  // With AI usage preferences for one crawler, which its own group now decides.
+  const body = `${FILE}\nUser-agent: PrefBot\nContent-Usage: /news train-ai=n\nContent-Usage: / search=y\nContent-Signal: ai-input=no\nDisallow: /private/\n`;
+  writeFileSync(file, body);
   const urls = ['/private/x', '/private/open/1', '/news/today', '/robots.txt', '/elsewhere', '/typo'];
-  for (const [agent, embargo] of [['ExampleBot', false], ['ExampleArchiver', true], ['ExampleArchiver', false]]) {
+  for (const [agent, embargo] of [['ExampleBot', false], ['ExampleArchiver', true], ['ExampleArchiver', false], ['PrefBot', false]]) {
     const args = ['check', '--robots', file, '--agent', agent, '--format', 'json', ...(embargo ? ['--embargo'] : []), ...urls];
     const run = spawnSync(robotsBin, args, { encoding: 'utf8' });
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(lines.length, urls.length, run.stderr);
-    const robots = Robots.parse(FILE);
+    const robots = Robots.parse(body);
     for (const [i, url] of urls.entries()) {
-      // The verdict's fields; the AI usage preferences after them are not in the
-      // package's `check` yet (docs/javascript.md).
-      const {
-        url: _, embargo_days, content_usage: _u, content_usage_line: _ul,
-        content_signal: _s, content_signal_line: _sl, ...rest
-      } = lines[i];
-      assert.deepEqual(robots.check(agent, url, { embargo }), { ...rest, embargoDays: embargo_days }, `${agent} ${url}`);
+      // Every field, the AI usage preferences included, camelCased.
+      const { url: _, ...fields } = lines[i];
+      const expected = Object.fromEntries(Object.entries(fields).map(
+        ([k, v]) => [k.replace(/_([a-z])/g, (_m, c) => c.toUpperCase()), v]));
+      assert.deepEqual(robots.check(agent, url, { embargo }), expected, `${agent} ${url}`);
     }
   }
 });
