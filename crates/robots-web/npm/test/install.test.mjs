@@ -65,7 +65,8 @@ test('the tarball installs with npm and works by require() and by import', () =>
     for (const [name, source] of Object.entries(SCRIPTS)) {
       writeFileSync(join(project, name), source);
       const out = JSON.parse(execFileSync(process.execPath, [name], { cwd: project, encoding: 'utf8' }));
-      assert.deepEqual(out.v, { allowed: false, line: 2, rule: 'disallow', pattern: '/private/', reason: 'longest', embargoDays: null }, name);
+      assert.deepEqual(out.v, { allowed: false, line: 2, rule: 'disallow', pattern: '/private/', reason: 'longest', embargoDays: null,
+        contentUsage: null, contentUsageLine: null, contentSignal: null, contentSignalLine: null }, name);
       // JSON writes undefined in an array as null: another origin's URL.
       assert.deepEqual(out.compat, [false, null], name);
     }
