@@ -50,6 +50,22 @@ pub fn global_set_aside(robots: &Robots, e: &Explanation<'_>) -> Vec<u32> {
     }
 }
 
+/// What the `*` groups a group naming the agent sets aside ([`global_set_aside`]) mean
+/// for it, in a sentence: `the `*` group (line 1) does not apply: a group naming the
+/// agent replaces it (RFC 9309 §2.2.1)`; `None` when none is set aside.
+pub fn set_aside_text(lines: &[u32]) -> Option<String> {
+    let (first, rest) = lines.split_first()?;
+    let (groups, verb) = if rest.is_empty() {
+        (format!("the `*` group (line {first})"), "does")
+    } else {
+        let all = lines.iter().map(u32::to_string).collect::<Vec<_>>();
+        (format!("the `*` groups (lines {})", all.join(", ")), "do")
+    };
+    Some(format!(
+        "{groups} {verb} not apply: a group naming the agent replaces it (RFC 9309 §2.2.1)"
+    ))
+}
+
 /// The explanation as lines of `label  value`, the values in one column; the file's
 /// lines around the deciding rule are the caller's to add (`robots explain` does).
 ///
@@ -88,24 +104,8 @@ pub fn text(
             printable(&e.selection_summary(agent)).into_owned(),
         ),
     ];
-    let aside = global_set_aside(robots, e);
-    if !aside.is_empty() {
-        let lines = aside
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let (groups, verb) = if aside.len() == 1 {
-            (format!("the `*` group (line {lines})"), "does")
-        } else {
-            (format!("the `*` groups (lines {lines})"), "do")
-        };
-        rows.push((
-            "",
-            format!(
-                "{groups} {verb} not apply: a group naming the agent replaces it (RFC 9309 §2.2.1)"
-            ),
-        ));
+    if let Some(aside) = set_aside_text(&global_set_aside(robots, e)) {
+        rows.push(("", aside));
     }
     if e.matches.is_empty() {
         rows.push(("matched", "none".to_owned()));
@@ -247,4 +247,26 @@ fn index_html_note(
             printable(dir)
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_aside_groups_are_named_one_or_several() {
+        assert_eq!(set_aside_text(&[]), None);
+        assert_eq!(
+            set_aside_text(&[1]).unwrap(),
+            "the `*` group (line 1) does not apply: a group naming the agent replaces it (RFC 9309 §2.2.1)"
+        );
+        assert!(set_aside_text(&[1, 9])
+            .unwrap()
+            .starts_with("the `*` groups (lines 1, 9) do not apply"));
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: A\nAllow: /\n\nUser-agent: *\nDisallow: /x\n");
+        let named = robots.explain(&Agent::new("A").unwrap(), "/x");
+        assert_eq!(global_set_aside(&robots, &named), [1, 7]);
+        let other = robots.explain(&Agent::new("B").unwrap(), "/x");
+        assert!(global_set_aside(&robots, &other).is_empty());
+    }
 }

@@ -60,6 +60,13 @@ test('typing a robots.txt and URLs gives verdicts, and a click highlights the de
   await page.click('#results tbody tr:nth-child(2) .line-link');
   assert.equal(await highlightedLine(page), 3);
 
+  // A crawler with a group of its own: the explanation says the `*` group no longer
+  // applies to it, the most common surprise for a site owner.
+  await fillForm(page, { robots: `${FILE}\nUser-agent: SomeBot\nAllow: /\n` });
+  await page.click('#results tbody tr:nth-child(1) .url');
+  assert.match(await page.textContent('#explain'),
+    /The \* group \(line 1\) does not apply: a group naming the agent replaces it \(RFC 9309 §2\.2\.1\)\./);
+
   // Nothing the user typed left the page: since it loaded, only GETs of its own files
   // (the offline copy the service worker takes), never with a query.
   const own = ['/', '/style.css', '/app.js', '/editor.js', '/results.js', '/share.js', '/icon.svg',

@@ -1,7 +1,8 @@
 //! Why one URL got its verdict, for the page's detail panel: the groups chosen and how,
 //! every matching rule with its length, what became of Embargo-Allow, and the reason.
 
-use robots::{Agent, Availability, Explanation};
+use robots::{Agent, Availability, Explanation, Robots};
+use robots_present::explanation::{global_set_aside, set_aside_text};
 use serde::Serialize;
 
 use robots_present::reasons::blanket_sentence;
@@ -17,6 +18,10 @@ pub struct ExplanationJson<'a> {
     /// The chosen groups' first lines.
     pub group_lines: Vec<u32>,
     pub selection_text: String,
+    /// The lines of the `*` groups a group naming the agent sets aside, and what that
+    /// means in a sentence (`null` when none is), as `robots explain` says it.
+    pub global_set_aside: Vec<u32>,
+    pub set_aside_text: Option<String>,
     pub matches: Vec<MatchJson<'a>>,
     pub embargo_allow: &'static str,
     pub embargo_allow_text: Option<&'static str>,
@@ -37,7 +42,13 @@ pub struct MatchJson<'a> {
 }
 
 impl<'a> ExplanationJson<'a> {
-    pub fn new(url: &'a str, agent: &Agent, e: &'a Explanation<'a>) -> ExplanationJson<'a> {
+    pub fn new(
+        robots: &Robots,
+        url: &'a str,
+        agent: &Agent,
+        e: &'a Explanation<'a>,
+    ) -> ExplanationJson<'a> {
+        let global_set_aside = global_set_aside(robots, e);
         let decider = e.verdict.decided_by();
         let matches = e
             .matches
@@ -58,6 +69,8 @@ impl<'a> ExplanationJson<'a> {
             selection: e.selection.name(),
             group_lines: e.groups.iter().map(|g| g.line()).collect(),
             selection_text: e.selection_summary(agent),
+            set_aside_text: set_aside_text(&global_set_aside),
+            global_set_aside,
             matches,
             embargo_allow: e.embargo_allow.name(),
             embargo_allow_text: e.embargo_allow.describe(),
@@ -75,6 +88,8 @@ impl<'a> ExplanationJson<'a> {
             selection: "none",
             group_lines: Vec::new(),
             selection_text: "no robots.txt was read, so no group applies".to_owned(),
+            global_set_aside: Vec::new(),
+            set_aside_text: None,
             matches: Vec::new(),
             embargo_allow: "absent",
             embargo_allow_text: None,

@@ -213,6 +213,7 @@ impl Tester {
         }
         let explanation = self.robots.explain(&named.agent, url);
         Ok(to_json(&ExplanationJson::new(
+            &self.robots,
             url,
             &named.agent,
             &explanation,

@@ -91,7 +91,7 @@ ${lineButton(m.line)} <code>${escapeHtml(m.directive)}: ${code(m.pattern)}</code
 <dl>
 <dt>URL</dt><dd><code>${code(e.verdict.url)}</code></dd>
 <dt>Path as matched</dt><dd><code>${code(e.path)}</code></dd>
-<dt>Groups</dt><dd>${prose(sentence(e.selection_text))}</dd>
+<dt>Groups</dt><dd>${prose(sentence(e.selection_text))}${e.set_aside_text ? ` ${prose(sentence(e.set_aside_text))}` : ''}</dd>
 <dt>Matching rules</dt><dd>${matches}</dd>
 ${e.embargo_allow_text ? `<dt>Embargo-Allow</dt><dd>${prose(sentence(e.embargo_allow_text))}</dd>` : ''}
 <dt>Verdict</dt><dd>${escapeHtml(sentence(e.reason_text))}</dd>

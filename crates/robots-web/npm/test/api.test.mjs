@@ -151,6 +151,11 @@ test('crawl delay, sitemaps, host, summary, lint and explain', () => {
   assert.deepEqual(why.matches.map((m) => [m.line, m.decides]), [[2, false], [3, true]]);
   assert.equal(why.selection, 'global');
   assert.equal(typeof why.reasonText, 'string');
+  assert.equal(why.setAsideText, null);
+  // A group naming the crawler sets the `*` group aside, and the explanation says so.
+  const named = robots.explain('ExampleArchiver', '/private/x');
+  assert.deepEqual(named.globalSetAside, [1]);
+  assert.match(named.setAsideText, /^the `\*` group \(line 1\) does not apply: a group naming the agent replaces it/);
 });
 
 test('import and require give the same class, and parse and fromResponse as functions', () => {
