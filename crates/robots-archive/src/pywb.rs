@@ -11,11 +11,11 @@
 //! space, non-ASCII, `#`, `%`); dot segments resolved, empty segments and a trailing `/`
 //! dropped; session IDs (`jsessionid=`, `phpsessid=`, `sid=`, `ASPSESSIONID…`,
 //! `cfid=…&cftoken=…`) taken out of the query, an empty query dropped, the query's
-//! `&`-separated parts sorted by name and value; a non-ASCII host in IDNA, a host of
-//! digits alone read as an IPv4 address; all lower-cased. Not reproduced: surt's
-//! session IDs in `.aspx` paths and dotted octal or hex IPv4 forms (it asks the
-//! resolver), rare enough that `tests/it/export.rs` checks the rest against pywb itself.
-//! A key that differed would let pywb miss an access rule, so exports key by this.
+//! `&`-separated parts sorted by name and value; ASP.NET session IDs in `.aspx` paths
+//! taken out; a non-ASCII host in IDNA, an IPv4 address in the decimal and octal forms
+//! its resolver reads (`127.1`, `0177.0.0.1`, `2130706433`) written dotted; all
+//! lower-cased. `tests/it/export.rs` checks these against pywb itself. A key that
+//! differed would let pywb miss an access rule, so exports key by this.
 
 /// pywb's key for `url`.
 pub fn pywb_key(url: &str) -> String {
@@ -59,7 +59,7 @@ pub fn pywb_key(url: &str) -> String {
         key.push_str(port);
     }
     key.push(')');
-    key.push_str(&canonical_path(path));
+    key.push_str(&strip_path_session_ids(&canonical_path(path)));
     if let Some(query) = query {
         let query = strip_session_ids(&escape(&unescape_repeatedly(query.as_bytes())));
         let query = query.to_ascii_lowercase();
@@ -84,8 +84,8 @@ pub fn pywb_key(url: &str) -> String {
     key.to_ascii_lowercase()
 }
 
-/// The host as surt canonicalizes it: non-ASCII names in IDNA (punycode), a host of
-/// digits alone read as a 32-bit IPv4 address, lower-cased.
+/// The host as surt canonicalizes it: non-ASCII names in IDNA (punycode), an IPv4
+/// address in any form its resolver reads ([`ipv4`]) written dotted, lower-cased.
 fn canonical_host(host: &[u8]) -> String {
     let text = String::from_utf8_lossy(host);
     if !text.is_ascii() {
@@ -96,16 +96,114 @@ fn canonical_host(host: &[u8]) -> String {
             return ascii;
         }
     }
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(n) = text.parse::<u128>() {
-            return std::net::Ipv4Addr::from((n & 0xffff_ffff) as u32).to_string();
-        }
+    // surt reads the address after collapsing `..` (once, left to right) and trimming dots.
+    let collapsed = text.replace("..", ".");
+    if let Some(address) = ipv4(collapsed.trim_matches('.')) {
+        return address.to_string();
     }
     text.to_ascii_lowercase()
 }
 
-/// How many octets after a session ID's name its value takes, if it is one.
-type BodyMatch = dyn Fn(&[u8]) -> Option<usize>;
+/// The IPv4 address a host names as surt 0.3.1 reads it (its `attemptIPFormats`): digits
+/// alone are a 32-bit number, taken modulo 2^32; a dotted form of one to four parts of
+/// digits, the first not starting with `0` (decimal) or all octal digits with the first
+/// starting with `0` (octal), is read as `inet_aton` reads it, each part octal when it
+/// starts with `0`, the last part filling the octets left (`127.1` is 127.0.0.1,
+/// `0177.0.0.1` too); `None` for anything else, such as `08.1.1.1`, `1.2.3.0400` or
+/// `0x7f.0.0.1` (pywb 2.10 keeps those as written, seen with its `canonicalize`).
+fn ipv4(host: &str) -> Option<std::net::Ipv4Addr> {
+    if host.is_empty() {
+        return None;
+    }
+    if host.bytes().all(|b| b.is_ascii_digit()) {
+        let n = host.bytes().fold(0u32, |n, d| {
+            n.wrapping_mul(10).wrapping_add(u32::from(d - b'0'))
+        });
+        return Some(n.into());
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    let digits =
+        |p: &str, max: u8| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() && b <= max);
+    let decimal = !parts[0].starts_with('0') && parts.iter().all(|p| digits(p, b'9'));
+    let octal = parts[0].starts_with('0') && parts.iter().all(|p| digits(p, b'7'));
+    if parts.len() > 4 || !(decimal || octal) {
+        return None;
+    }
+    // inet_aton: a part starting with `0` is octal, and an octal part with an 8 or 9
+    // makes the whole address invalid.
+    let values = parts
+        .iter()
+        .map(
+            |p| match p.strip_prefix('0').filter(|rest| !rest.is_empty()) {
+                Some(rest) => u64::from_str_radix(rest, 8).ok(),
+                None => p.parse::<u64>().ok(),
+            },
+        )
+        .collect::<Option<Vec<u64>>>()?;
+    let (leading, last) = values.split_at(values.len() - 1);
+    let room = 8 * (4 - leading.len() as u32);
+    if leading.iter().any(|&v| v > 255) || last[0] >= 1u64 << room {
+        return None;
+    }
+    let mut n = leading.iter().fold(0u64, |n, &v| n << 8 | v);
+    n = n << room | last[0];
+    u32::try_from(n).ok().map(Into::into)
+}
+
+/// surt's `stripPathSessionID`: an ASP.NET session written into the path before a
+/// `.aspx` page, `/(S(<24 letters or digits>))/` (one or more letter-named parts) or
+/// `/(<24>)/`, taken out, each form in turn, its last place in the path (the patterns'
+/// greedy `.*/`), whatever the case.
+fn strip_path_session_ids(path: &str) -> String {
+    fn alnum24(s: &[u8]) -> bool {
+        s.len() >= 24 && s[..24].iter().all(u8::is_ascii_alphanumeric)
+    }
+    // `(x(<24>)y(<24>))/`: its length.
+    let cookieless = |s: &[u8]| {
+        let mut i = 1;
+        while s.get(i).is_some_and(u8::is_ascii_alphabetic)
+            && s.get(i + 1) == Some(&b'(')
+            && alnum24(s.get(i + 2..).unwrap_or_default())
+            && s.get(i + 26) == Some(&b')')
+        {
+            i += 27;
+        }
+        (s.first() == Some(&b'(') && i > 1 && s.get(i..i + 2) == Some(b")/".as_slice()))
+            .then_some(i + 2)
+    };
+    // `(<24>)/`: its length.
+    let bare = |s: &[u8]| {
+        (s.first() == Some(&b'(') && alnum24(&s[1..]) && s.get(25..27) == Some(b")/".as_slice()))
+            .then_some(27)
+    };
+    // What follows must be a page: something, then `.aspx`, with no `?` before it.
+    let aspx = |rest: &[u8]| {
+        (1..rest.len()).any(|j| {
+            rest[j..].len() >= 5
+                && rest[j..j + 5].eq_ignore_ascii_case(b".aspx")
+                && !rest[..j].contains(&b'?')
+        })
+    };
+    let mut p = path.as_bytes().to_vec();
+    let forms: [&SessionMatch; 2] = [&cookieless, &bare];
+    for form in forms {
+        let found = (1..p.len())
+            .rev()
+            .filter(|&i| p[i - 1] == b'/')
+            .find_map(|i| {
+                let n = form(&p[i..])?;
+                aspx(&p[i + n..]).then_some((i, i + n))
+            });
+        if let Some((start, end)) = found {
+            p.drain(start..end);
+        }
+    }
+    String::from_utf8_lossy(&p).into_owned()
+}
+
+/// How many octets a session ID's pattern takes at the start of what it is given (a
+/// query's value after the ID's name, a path's segment), if it matches there.
+type SessionMatch = dyn Fn(&[u8]) -> Option<usize>;
 
 /// Session IDs surt removes from a query (its `stripQuerySessionID`, each pattern in
 /// turn, case-insensitively, its rightmost match): `jsessionid=`, `phpsessid=` and
@@ -134,7 +232,7 @@ fn strip_session_ids(query: &str) -> String {
         let n = after.iter().position(|&b| b == b'&').unwrap_or(after.len());
         (n > 0).then_some(first + 9 + n)
     };
-    let patterns: [(&[u8], &BodyMatch); 5] = [
+    let patterns: [(&[u8], &SessionMatch); 5] = [
         (b"jsessionid=", &alnum(32)),
         (b"phpsessid=", &alnum(32)),
         (b"sid=", &alnum(32)),
@@ -294,12 +392,35 @@ mod tests {
             ("http://example.com/%25", "com,example)/%25"),
             ("http://example.com/a?x=%2F#f", "com,example)/a?x=/"),
             ("http://example.com:8080", "com,example:8080)/"),
+            (
+                "http://example.com/(S(abcdefghijklmnopqrstuvwx))/page.aspx?a=1",
+                "com,example)/page.aspx?a=1",
+            ),
+            (
+                "http://example.com/(abcdefghijklmnopqrstuvwx)/x/page.html",
+                "com,example)/(abcdefghijklmnopqrstuvwx)/x/page.html",
+            ),
+            ("http://0177.0.0.1/a", "1,0,0,127)/a"),
+            ("http://127.1/a", "1,0,0,127)/a"),
+            ("http://1.2.3.04/a", "4,3,2,1)/a"),
+            ("http://1.2.3.0400/a", "0400,3,2,1)/a"),
+            ("http://08.1.1.1/a", "1,1,1,08)/a"),
+            ("http://0x7f.0.0.1/a", "1,0,0,0x7f)/a"),
+            ("http://1.16777216/a", "16777216,1)/a"),
         ] {
             assert_eq!(pywb_key(url), key, "{url}");
         }
     }
 
     proptest::proptest! {
+        /// A dotted quad of decimal octets reads as itself, whatever the resolver's other
+        /// forms allow.
+        #[test]
+        fn dotted_quads_are_themselves(a in 1u8.., b: u8, c: u8, d: u8) {
+            let host = format!("{a}.{b}.{c}.{d}");
+            proptest::prop_assert_eq!(super::ipv4(&host), Some(std::net::Ipv4Addr::new(a, b, c, d)));
+        }
+
         /// Any text gives a key, never a panic, and keys are lower-case, as pywb's are.
         #[test]
         fn any_text_gives_a_lower_case_key(url in "\\PC{0,60}") {

@@ -146,6 +146,35 @@ fn keys_match_pywbs_canonicalize() {
         "http://example.com/x?sid=short&k=v",
         "http://b\u{fc}cher.example/Stra\u{df}e",
         "http://3232235521/x",
+        // ASP.NET sessions in the path before a `.aspx` page, in either form and case;
+        // not before another page.
+        "http://example.com/(S(abcdefghijklmnopqrstuvwx))/page.aspx?a=1",
+        "http://example.com/foo/(a(abcdefghijklmnopqrstuvwx)f(ABCDEFGHIJKLMNOPQRSTUVWX))/bar/Page.ASPX",
+        "http://example.com/(abcdefghijklmnopqrstuvwx)/x/page.aspx",
+        "http://example.com/(abcdefghijklmnopqrstuvwx)/x/page.html",
+        "http://example.com/(S(abcdefghijklmnopqrstuvw))/page.aspx",
+        "http://example.com/a/(S(abcdefghijklmnopqrstuvwx))/b/(abcdefghijklmnopqrstuvwx)/c.aspx",
+        // IPv4 addresses in the forms the resolver reads, and forms it does not.
+        "http://0177.0.0.1/a",
+        "http://127.1/a",
+        "http://1.2.3/a",
+        "http://1.65536/a",
+        "http://1.16777216/a",
+        "http://010.010.010.010/a",
+        "http://1.2.3.04/a",
+        "http://1.2.3.0400/a",
+        "http://1.2.3.08/a",
+        "http://08.1.1.1/a",
+        "http://256.1.1.1/a",
+        "http://1.2.3.4.5/a",
+        "http://0x7f.0.0.1/a",
+        "http://0x7f000001/a",
+        "http://127.000000000000000001/a",
+        "http://1..2.3/a",
+        "http://.1.2.3.4./a",
+        "http://www.010.1.1.1/a",
+        "http://01/a",
+        "http://99999999999999999999999999999999999999999/a",
     ];
     let script = "import sys\nfrom pywb.utils.canonicalize import canonicalize\nfor u in sys.stdin.read().split('\\n'):\n    print(canonicalize(u))\n";
     let mut child = Command::new(bin.join("python"))
