@@ -18,6 +18,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 use super::cdxj::cdxj_line;
+use super::sorted::{self, SortedLines};
 use crate::disclosure::publishable;
 use crate::index::{Access, Entry};
 use crate::store::io_error;
@@ -38,49 +39,82 @@ struct Resource {
     bytes: u64,
 }
 
-/// Writes the WACZ of what is public at `at` to `out`; returns the records and pages in it.
-pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64, u64), Error> {
-    let released: Vec<Entry> = archive
-        .index()
-        .all_entries()?
-        .into_iter()
-        .filter(|e| e.access(at) == Access::Released)
-        .collect();
+/// Scratch files beside the package, removed when it is written or when writing stops.
+struct Scratch(Vec<std::path::PathBuf>);
 
-    // The WARC first, beside the package, to know each record's place in it.
-    let mut warc_path = out.as_os_str().to_owned();
-    warc_path.push(".warc");
-    let warc_path = std::path::PathBuf::from(warc_path);
-    let io = |e| io_error(&warc_path, e);
-    let mut index = Vec::with_capacity(released.len());
-    {
-        let mut w = Writer::new(BufWriter::new(File::create(&warc_path).map_err(io)?));
-        let mut records = archive.store().reader();
-        for e in &released {
-            // The gate: refused unless the record is released at `at`.
-            let stored = publishable(&mut records, e, at)?;
-            let place = if stored.gzipped {
-                w.write_member(&stored.raw).map_err(io)?
-            } else {
-                w.write_plain_record(&stored.raw).map_err(io)?
-            };
-            index.push(cdxj_line(e, WARC_NAME, place.offset, place.length, None));
-        }
-        w.finish().map_err(io)?.flush().map_err(io)?;
+impl Scratch {
+    /// `out` with `suffix` appended, removed with the rest.
+    fn file(&mut self, out: &Path, suffix: &str) -> std::path::PathBuf {
+        let mut name = out.as_os_str().to_owned();
+        name.push(suffix);
+        let path = std::path::PathBuf::from(name);
+        self.0.push(path.clone());
+        path
     }
-    index.sort_unstable();
-    let index_text: String = index.iter().map(|line| format!("{line}\n")).collect();
+}
 
-    let mut pages = String::from(
-        "{\"format\":\"json-pages-1.0\",\"id\":\"pages\",\"title\":\"Released pages\"}\n",
-    );
-    let mut page_count = 0;
-    for e in released.iter().filter(|e| is_page(e)) {
-        let id = hex(&Sha256::digest(format!("{} {}", e.captured.unix(), e.url)))[..32].to_owned();
-        let line = serde_json::json!({"id": id, "url": e.url, "ts": e.captured.rfc3339()});
-        pages.push_str(&line.to_string());
-        pages.push('\n');
-        page_count += 1;
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// Writes the WACZ of what is public at `at` to `out`; returns the records and pages in it.
+/// The captures are read from the index one at a time and the index lines sorted in
+/// bounded memory ([`SortedLines`]), so an archive of any size fits.
+pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64, u64), Error> {
+    let mut scratch = Scratch(Vec::new());
+    // The WARC first, beside the package, to know each record's place in it; the pages
+    // as they come; the index lines sorted, then written out.
+    let warc_path = scratch.file(out, ".warc");
+    let pages_path = scratch.file(out, ".pages");
+    let index_path = scratch.file(out, ".cdx");
+    let mut index = SortedLines::new(&index_path, sorted::BUDGET, false);
+    let (mut records, mut page_count) = (0u64, 0u64);
+    {
+        let wio = |e| io_error(&warc_path, e);
+        let pio = |e| io_error(&pages_path, e);
+        let mut w = Writer::new(BufWriter::new(File::create(&warc_path).map_err(wio)?));
+        let mut pages = BufWriter::new(File::create(&pages_path).map_err(pio)?);
+        pages
+            .write_all(
+                b"{\"format\":\"json-pages-1.0\",\"id\":\"pages\",\"title\":\"Released pages\"}\n",
+            )
+            .map_err(pio)?;
+        let mut stored_records = archive.store().reader();
+        archive.index().each_entry(|e| {
+            if e.access(at) != Access::Released {
+                return Ok(());
+            }
+            // The gate: refused unless the record is released at `at`.
+            let stored = publishable(&mut stored_records, &e, at)?;
+            let place = if stored.gzipped {
+                w.write_member(&stored.raw).map_err(wio)?
+            } else {
+                w.write_plain_record(&stored.raw).map_err(wio)?
+            };
+            index.push(cdxj_line(&e, WARC_NAME, place.offset, place.length, None))?;
+            records += 1;
+            if is_page(&e) {
+                let id = hex(&Sha256::digest(format!("{} {}", e.captured.unix(), e.url)))[..32]
+                    .to_owned();
+                let line = serde_json::json!({"id": id, "url": e.url, "ts": e.captured.rfc3339()});
+                pages.write_all(line.to_string().as_bytes()).map_err(pio)?;
+                pages.write_all(b"\n").map_err(pio)?;
+                page_count += 1;
+            }
+            Ok(())
+        })?;
+        w.finish().map_err(wio)?.flush().map_err(wio)?;
+        pages.flush().map_err(pio)?;
+    }
+    {
+        let iio = |e| io_error(&index_path, e);
+        let mut w = BufWriter::new(File::create(&index_path).map_err(iio)?);
+        index.write_to(&mut w)?;
+        w.flush().map_err(iio)?;
     }
 
     let zio = |e: zip::result::ZipError| io_error(out, io::Error::other(e));
@@ -93,35 +127,29 @@ pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64
     if let Some(time) = zip_time(created) {
         stored = stored.last_modified_time(time);
     }
+    // Each file copied in whole, hashed as it goes.
     let mut resources = Vec::new();
-    // The WARC, hashed as it is copied in.
-    let warc_file = format!("archive/{WARC_NAME}");
-    zip.start_file(&warc_file, stored).map_err(zio)?;
-    let mut hasher = Sha256::new();
-    let mut bytes = 0u64;
-    let mut reader = BufReader::new(File::open(&warc_path).map_err(io)?);
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = reader.read(&mut buf).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-        zip.write_all(&buf[..n]).map_err(oio)?;
-        bytes += n as u64;
-    }
-    resources.push(resource(&warc_file, hex(&hasher.finalize()), bytes));
-    for (path, text) in [
-        ("indexes/index.cdx", index_text.as_bytes()),
-        ("pages/pages.jsonl", pages.as_bytes()),
+    for (name, path) in [
+        (format!("archive/{WARC_NAME}"), &warc_path),
+        ("indexes/index.cdx".to_owned(), &index_path),
+        ("pages/pages.jsonl".to_owned(), &pages_path),
     ] {
-        zip.start_file(path, stored).map_err(zio)?;
-        zip.write_all(text).map_err(oio)?;
-        resources.push(resource(
-            path,
-            hex(&Sha256::digest(text)),
-            text.len() as u64,
-        ));
+        let io = |e| io_error(path, e);
+        zip.start_file(&name, stored).map_err(zio)?;
+        let mut hasher = Sha256::new();
+        let mut bytes = 0u64;
+        let mut reader = BufReader::new(File::open(path).map_err(io)?);
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = reader.read(&mut buf).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            zip.write_all(&buf[..n]).map_err(oio)?;
+            bytes += n as u64;
+        }
+        resources.push(resource(&name, hex(&hasher.finalize()), bytes));
     }
     let package = serde_json::json!({
         "profile": "data-package",
@@ -149,8 +177,8 @@ pub(crate) fn write(archive: &Archive, at: Timestamp, out: &Path) -> Result<(u64
         .map_err(|e| oio(e.into_error()))?
         .sync_all()
         .map_err(oio)?;
-    fs::remove_file(&warc_path).map_err(io)?;
-    Ok((released.len() as u64, page_count))
+    drop(scratch);
+    Ok((records, page_count))
 }
 
 fn resource(path: &str, hash: String, bytes: u64) -> Resource {

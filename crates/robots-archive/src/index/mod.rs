@@ -622,9 +622,18 @@ impl Index {
         Ok(self.select("WHERE r.id = ?1", [id])?.pop())
     }
 
-    /// Every capture, in index order (an export reads them all).
-    pub(crate) fn all_entries(&self) -> Result<Vec<Entry>, Error> {
-        self.select("ORDER BY r.id", [])
+    /// Every capture in index order, handed to `each` one at a time as the rows are
+    /// read, so that an export of millions of captures never holds them all.
+    pub(crate) fn each_entry(
+        &self,
+        mut each: impl FnMut(Entry) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut stmt = self.conn.prepare(&select_sql("ORDER BY r.id"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            each(Entry::from_row(row)?)?;
+        }
+        Ok(())
     }
 
     pub(super) fn select(
@@ -641,6 +650,16 @@ pub(crate) fn entry_in(conn: &Connection, id: i64) -> Result<Option<Entry>, Erro
     Ok(select(conn, "WHERE r.id = ?1", [id])?.pop())
 }
 
+/// The query for the entries `clause` (`WHERE …`, `ORDER BY …` on `records r`) selects.
+fn select_sql(clause: &str) -> String {
+    format!(
+        "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
+         LEFT JOIN revisits v ON v.record = r.id
+         LEFT JOIN records o ON o.id = v.original {clause}",
+        Entry::COLUMNS
+    )
+}
+
 /// The entries `clause` (`WHERE …`, `ORDER BY …` on `records r`) selects, read through
 /// `conn` (a transaction, too).
 fn select(
@@ -648,13 +667,7 @@ fn select(
     clause: &str,
     params: impl rusqlite::Params,
 ) -> Result<Vec<Entry>, Error> {
-    let sql = format!(
-        "SELECT {} FROM records r JOIN files f ON f.id = r.file_id
-         LEFT JOIN revisits v ON v.record = r.id
-         LEFT JOIN records o ON o.id = v.original {clause}",
-        Entry::COLUMNS
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut stmt = conn.prepare_cached(&select_sql(clause))?;
     let rows = stmt.query_map(params, Entry::from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
