@@ -1,6 +1,7 @@
 """A real Scrapy crawl, run as its own process by the Scrapy tests (a Twisted reactor
 runs once per process): `python crawl.py CONFIG.json`, where the config gives the
-settings, the requests (URL and meta) and the file to write the crawl's stats to."""
+settings, the requests (URL and meta), the file to write the crawl's stats to, and the
+file to write each response's AI usage preferences to (`seen`, JSON lines)."""
 
 import json
 import sys
@@ -25,6 +26,13 @@ def main() -> None:
                 yield scrapy.Request(r["url"], meta=r.get("meta", {}), dont_filter=True, callback=self.parse)
 
         def parse(self, response):
+            # What the middleware told the spider of the page's AI usage preferences.
+            with open(config["seen"], "a", encoding="utf-8") as f:
+                f.write(json.dumps({
+                    "url": response.url,
+                    "content_usage": response.meta.get("robots_content_usage", "absent"),
+                    "content_signal": response.meta.get("robots_content_signal", "absent"),
+                }) + "\n")
             return None
 
     settings = {"LOG_LEVEL": "INFO", "TELNETCONSOLE_ENABLED": False, "RETRY_TIMES": 1,

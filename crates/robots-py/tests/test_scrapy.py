@@ -32,7 +32,8 @@ def crawl(tmp_path, settings, requests) -> dict:
     config = tmp_path / "crawl.json"
     out = tmp_path / "stats.json"
     reqs = [{"url": r} if isinstance(r, str) else {"url": r[0], "meta": r[1]} for r in requests]
-    config.write_text(json.dumps({"settings": settings, "requests": reqs, "out": str(out)}))
+    config.write_text(json.dumps({"settings": settings, "requests": reqs, "out": str(out),
+                                  "seen": str(tmp_path / "seen.jsonl")}))
     run = subprocess.run([sys.executable, str(HERE / "crawl.py"), str(config)],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
@@ -166,3 +167,22 @@ def test_cache_expires_and_a_site_down_at_refresh_keeps_its_rules(tmp_path, site
     assert site.paths() == {"/robots.txt", "/public/0", "/public/1"}
     assert stats["robotstxt/unreachable_kept_cached"] >= 1
     assert stats["robotstxt/forbidden"] == 2
+
+
+def test_the_spider_gets_the_pages_ai_usage_preferences(tmp_path, sites):
+    # A site stating Content-Usage for one path and a Content-Signal for all; another
+    # stating none. The middleware hands the spider what applies to each page.
+    stated = sites({"/robots.txt": robots_txt(
+        b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /blog train-ai=n\n"
+        b"Disallow: /private\n")})
+    silent = sites({"/robots.txt": robots_txt(DISALLOW_PRIVATE)})
+    crawl(tmp_path, OURS, [stated.url("/blog/a"), stated.url("/public"), stated.url("/private/a"),
+                           silent.url("/public")])
+    seen = {r["url"]: r for r in map(json.loads, (tmp_path / "seen.jsonl").read_text().splitlines())}
+    assert stated.paths() == {"/robots.txt", "/blog/a", "/public"}
+    assert seen[stated.url("/blog/a")]["content_usage"] == {"train-ai": "n"}
+    assert seen[stated.url("/blog/a")]["content_signal"] == {"search": "yes", "ai-train": "no"}
+    assert seen[stated.url("/public")]["content_usage"] is None
+    assert seen[stated.url("/public")]["content_signal"] == {"search": "yes", "ai-train": "no"}
+    assert (seen[silent.url("/public")]["content_usage"], seen[silent.url("/public")]["content_signal"]) == (
+        None, None)

@@ -19,7 +19,10 @@ says (``robots.from_response``), follows at most 5 redirects itself, parses at m
 answer it had (§2.4), holds every request until its site's robots.txt is known, and
 sets each site's download slot delay to its Crawl-delay. ``ROBOTSTXT_USER_AGENT``,
 ``meta["dont_obey_robotstxt"]`` and Scrapy's ``robotstxt/*`` stats work as with
-Scrapy's middleware. ``ROBOTS_PROFILE = "google"`` reads files as Google does.
+Scrapy's middleware. ``ROBOTS_PROFILE = "google"`` reads files as Google does. Each
+request it lets through carries the page's AI usage preferences for the spider:
+``meta["robots_content_usage"]`` (``{"train-ai": "n"}``) and
+``meta["robots_content_signal"]``, ``None`` when the site states none.
 """
 
 from __future__ import annotations
@@ -175,11 +178,16 @@ class RobotsTxtMiddleware:
         robots = await self.robots_for(request)
         useragent = self._robotstxt_useragent or request.headers.get(b"User-Agent", self._default_useragent)
         agent = self._agents(useragent)
-        if not robots.check(agent, request.url).allowed:
+        verdict = robots.check(agent, request.url)
+        if not verdict.allowed:
             logger.debug("Forbidden by robots.txt: %(request)s", {"request": request},
                          extra={"spider": self.crawler.spider})
             self._stats.inc_value("robotstxt/forbidden")
             raise IgnoreRequest("Forbidden by robots.txt")
+        # The page's AI usage preferences, for the spider to keep with what it scrapes
+        # (a dataset pipeline drops what says train-ai=n): None when the site states none.
+        request.meta["robots_content_usage"] = verdict.content_usage
+        request.meta["robots_content_signal"] = verdict.content_signal
         delay = robots.crawl_delay(agent)
         if delay:
             self._apply_delay(request, delay)
