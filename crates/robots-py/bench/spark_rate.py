@@ -65,8 +65,10 @@ def main() -> int:
 
     from pyspark.sql import SparkSession
 
-    from robots.spark import check_urls, read_robots_warcs
+    from robots.spark import check_urls, read_robots_warcs, use_this_python
 
+    if args.master.startswith("local"):
+        use_this_python()
     spark = SparkSession.builder.master(args.master).appName("robots.spark bench").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     try:

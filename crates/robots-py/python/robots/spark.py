@@ -30,6 +30,7 @@ DataFrame (``url``, ``date``, ``status``, ``location``, ``body``) and
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Iterable, Iterator, Optional, Sequence
 from urllib.parse import urljoin, urlsplit
@@ -229,21 +230,33 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def use_this_python() -> None:
+    """In local mode Spark starts its Python workers on this machine with
+    ``PYSPARK_PYTHON``, by default ``python3`` from PATH, which need not have ``robots``
+    installed (a virtual environment's python has it, the system's may not): unless
+    ``PYSPARK_PYTHON`` names one, the workers run this interpreter."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+
 def main(argv: Optional[Iterable[str]] = None) -> int:
     args = _parser().parse_args(None if argv is None else list(argv))
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName("robots.spark check")
-    if args.master:
-        builder = builder.master(args.master)
+    master = args.master
+    if master:
+        builder = builder.master(master)
     else:
         from pyspark import SparkConf, SparkContext
 
         # Under spark-submit the JVM already holds the master it was given; only a
         # plain `python -m robots.spark` gets local mode.
         SparkContext._ensure_initialized()  # noqa: SLF001 - starts or joins the JVM
-        if not SparkConf().contains("spark.master"):
-            builder = builder.master("local[*]")
+        conf = SparkConf()
+        master = conf.get("spark.master") if conf.contains("spark.master") else "local[*]"
+        builder = builder.master(master)
+    if master.startswith("local"):
+        use_this_python()
     spark = builder.getOrCreate()
     print(f"robots.spark: master {spark.sparkContext.master}", file=sys.stderr)
     try:
