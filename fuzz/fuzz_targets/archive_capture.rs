@@ -117,20 +117,29 @@ fn write_copy(path: &Path, head: &[u8]) {
     let open = b"HTTP/1.1 200 OK\r\nContent-Length: 23\r\n\r\nUser-agent: *\nAllow: /\n";
     let mut robots = Fields::new();
     robots.push("WARC-Type", "response");
-    robots.push("WARC-Record-ID", "<urn:uuid:00000000-0000-4000-8000-000000000010>");
+    robots.push(
+        "WARC-Record-ID",
+        "<urn:uuid:00000000-0000-4000-8000-000000000010>",
+    );
     robots.push("WARC-Date", "2026-01-03T00:00:00Z");
     robots.push("WARC-Target-URI", "http://other.test/robots.txt");
     writer.write_record(&robots, open).unwrap();
     let mut revisit = Fields::new();
     revisit.push("WARC-Type", "revisit");
-    revisit.push("WARC-Record-ID", "<urn:uuid:00000000-0000-4000-8000-000000000011>");
+    revisit.push(
+        "WARC-Record-ID",
+        "<urn:uuid:00000000-0000-4000-8000-000000000011>",
+    );
     revisit.push("WARC-Date", "2026-01-03T00:00:00Z");
     revisit.push("WARC-Target-URI", COPY);
     revisit.push(
         "WARC-Profile",
         "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
     );
-    revisit.push("WARC-Refers-To", "<urn:uuid:00000000-0000-4000-8000-000000000001>");
+    revisit.push(
+        "WARC-Refers-To",
+        "<urn:uuid:00000000-0000-4000-8000-000000000001>",
+    );
     writer
         .write_record(&revisit, &[head, b"\r\n\r\n"].concat())
         .unwrap();
