@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use robots::{Availability, Directive, Options, Profile, Robots};
+use robots::{Availability, Options, Profile, Robots};
 use robots_present::PreferencesJson;
 
 use crate::agent::agent_arg;
@@ -98,12 +98,7 @@ impl PyRobots {
     /// `source` parsed under `options`, without the GIL.
     pub fn parse(py: Python<'_>, source: Box<[u8]>, options: Options) -> PyRobots {
         let robots = py.allow_threads(|| Robots::parse_with(&source, options));
-        let states_preferences = robots.records().any(|r| {
-            matches!(
-                r.directive(),
-                Directive::ContentUsage | Directive::ContentSignal
-            )
-        });
+        let states_preferences = robots.states_preferences();
         PyRobots {
             rules: Rules::Parsed(Box::new(robots)),
             options,

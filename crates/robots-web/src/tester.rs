@@ -1,7 +1,7 @@
 //! The tester's four questions (parse, check, explain, lint) as plain Rust that answers
 //! in JSON, so they are tested natively; the WebAssembly bindings only forward to them.
 
-use robots::{Directive, Options, Profile, Robots};
+use robots::{Options, Profile, Robots};
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::time::Duration;
@@ -162,12 +162,7 @@ impl Tester {
     /// Whether the file has Content-Usage or Content-Signal lines: the npm package asks
     /// [`Tester::preferences`] only of a file that does, so most checks pay nothing.
     pub fn states_preferences(&self) -> bool {
-        self.robots.records().any(|r| {
-            matches!(
-                r.directive(),
-                Directive::ContentUsage | Directive::ContentSignal
-            )
-        })
+        self.robots.states_preferences()
     }
 
     /// The AI usage preferences `agent` is given for `url` (octets, as

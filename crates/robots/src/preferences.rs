@@ -62,6 +62,24 @@ impl ContentSignal {
 }
 
 impl Robots {
+    /// Whether the file states any AI usage preference (a Content-Usage or Content-Signal
+    /// line): most files state none, and a caller checking many URLs can then skip
+    /// [`Robots::content_usage`] and [`Robots::content_signal`] altogether.
+    ///
+    /// ```
+    /// use robots::Robots;
+    /// assert!(Robots::parse(b"User-agent: *\nContent-Signal: ai-train=no\n").states_preferences());
+    /// assert!(!Robots::parse(b"User-agent: *\nDisallow: /x\n").states_preferences());
+    /// ```
+    pub fn states_preferences(&self) -> bool {
+        self.records.iter().any(|r| {
+            matches!(
+                r.directive,
+                Directive::ContentUsage | Directive::ContentSignal
+            )
+        })
+    }
+
     /// The Content-Usage rule for `agent` and `url` (draft-ietf-aipref-attach-05 §3), or
     /// `None` when none applies.
     ///

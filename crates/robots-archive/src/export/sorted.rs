@@ -1,7 +1,7 @@
 //! Lines sorted bytewise in bounded memory, for exports of any size: runs of lines sorted
 //! in memory and spilled to files beside the output, then merged as they are written.
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -108,8 +108,6 @@ impl SortedLines {
                 BufReader::new(File::open(path).map_err(|e| io_error(path, e))?).split(b'\n'),
             );
         }
-        let mut up: BinaryHeap<(Reverse<Vec<u8>>, usize)> = BinaryHeap::new();
-        let mut down: BinaryHeap<(Vec<u8>, usize)> = BinaryHeap::new();
         let runs = &self.runs;
         let next = |i: usize, readers: &mut Vec<std::io::Split<BufReader<File>>>| {
             readers[i]
@@ -117,39 +115,56 @@ impl SortedLines {
                 .transpose()
                 .map_err(|e| io_error(&runs[i], e))
         };
-        for i in 0..readers.len() {
-            if let Some(line) = next(i, &mut readers)? {
-                if descending {
-                    down.push((line, i));
-                } else {
-                    up.push((Reverse(line), i));
-                }
+        let mut heads = BinaryHeap::new();
+        for run in 0..readers.len() {
+            if let Some(line) = next(run, &mut readers)? {
+                heads.push(Head {
+                    line,
+                    run,
+                    descending,
+                });
             }
         }
         let mut count = 0u64;
-        loop {
-            let (line, i) = if descending {
-                match down.pop() {
-                    Some(top) => top,
-                    None => break,
-                }
-            } else {
-                match up.pop() {
-                    Some((Reverse(line), i)) => (line, i),
-                    None => break,
-                }
-            };
+        while let Some(Head { line, run, .. }) = heads.pop() {
             write(out, &line).map_err(io)?;
             count += 1;
-            if let Some(line) = next(i, &mut readers)? {
-                if descending {
-                    down.push((line, i));
-                } else {
-                    up.push((Reverse(line), i));
-                }
+            if let Some(line) = next(run, &mut readers)? {
+                heads.push(Head {
+                    line,
+                    run,
+                    descending,
+                });
             }
         }
         Ok(count)
+    }
+}
+
+/// A run's next line in the merge's heap, which pops its greatest: the line that comes
+/// first in the order written (the smallest, or for `descending` the largest).
+#[derive(PartialEq, Eq)]
+struct Head {
+    line: Vec<u8>,
+    run: usize,
+    descending: bool,
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Head) -> Ordering {
+        let order = if self.descending {
+            self.line.cmp(&other.line)
+        } else {
+            other.line.cmp(&self.line)
+        };
+        // Equal lines come off in run order, so the merge is the same on every run.
+        order.then(other.run.cmp(&self.run))
+    }
+}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Head) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
